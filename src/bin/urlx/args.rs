@@ -1,0 +1,110 @@
+//! Command-line arguments (clap derive). The doc comments here are the
+//! `--help` text; nothing here runs a search.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+
+/// Find URLs in mail, news, plain text and logs.
+///
+/// urlx prints every URL in its inputs, one per line, in input order:
+/// delimited as the URL specifications recommend (angle brackets, the
+/// URL: prefix, quotes, URLs broken across lines, trailing punctuation),
+/// and validated against RFC 3986. With no PATH, or with -, it reads
+/// standard input; directories are searched recursively.
+///
+/// Exit status: 0 if a URL was printed (or counted), 1 if none, 2 if an
+/// error occurred (an input that could not be read, a bad option).
+///
+/// To resolve references instead: urlx resolve --base BASE REF...
+#[derive(Parser, Debug)]
+#[command(name = "urlx", version, max_term_width = 100)]
+pub struct Args {
+    /// Files or directories to search; - is standard input.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    /// Print the file name with each URL (default with several inputs or
+    /// a directory).
+    #[arg(short = 'H', long, overrides_with = "no_filename")]
+    pub with_filename: bool,
+
+    /// Never print file names.
+    #[arg(long, overrides_with = "with_filename")]
+    pub no_filename: bool,
+
+    /// Print the 1-based line number of each URL's first byte.
+    #[arg(short = 'n', long)]
+    pub line_number: bool,
+
+    /// Print the 1-based byte column of each URL's first byte (and its
+    /// line number).
+    #[arg(long)]
+    pub column: bool,
+
+    /// Print the 0-based byte offset of each URL's first byte.
+    #[arg(short = 'b', long)]
+    pub byte_offset: bool,
+
+    /// Print the number of URLs in each input instead of the URLs.
+    #[arg(short = 'c', long)]
+    pub count: bool,
+
+    /// Print each distinct URL once, the first time it is found.
+    #[arg(short = 'u', long)]
+    pub unique: bool,
+
+    /// Print each URL's resolved absolute form (RFC 3986 section 5: dot
+    /// segments removed; a relative <URL:...> resolved against --base).
+    #[arg(long)]
+    pub resolved: bool,
+
+    /// Base URI for relative references found in <URL:...>.
+    #[arg(long, value_name = "URI")]
+    pub base: Option<String>,
+
+    /// Also print candidates that are not valid URLs (with --json, each
+    /// comes with its errors).
+    #[arg(long)]
+    pub invalid: bool,
+
+    /// Print only URLs with these schemes (comma-separated, any case).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub scheme: Vec<String>,
+
+    /// Print one JSON object per URL (JSON Lines).
+    #[arg(long)]
+    pub json: bool,
+
+    /// Follow each file name with a NUL byte instead of ':'.
+    #[arg(short = '0', long)]
+    pub null: bool,
+
+    /// Search binary files (files with NUL bytes) too; by default a file
+    /// is searched up to its first NUL byte and a note is printed.
+    #[arg(short = 'a', long = "text")]
+    pub text: bool,
+
+    /// Number of threads (default: the number of CPUs).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub threads: Option<usize>,
+
+    /// Drop candidates longer than N bytes of input (whitespace removed
+    /// from wrapped URLs included).
+    #[arg(long, value_name = "N", default_value_t = urlx::DEFAULT_MAX_URL_LEN)]
+    pub max_url_len: usize,
+}
+
+/// urlx resolve: resolve references against a base URI (RFC 3986
+/// section 5.2, strict) and print each result on its own line.
+#[derive(Parser, Debug)]
+#[command(name = "urlx resolve", version)]
+pub struct ResolveArgs {
+    /// The base URI: absolute and valid.
+    #[arg(long, value_name = "URI")]
+    pub base: String,
+
+    /// References to resolve.
+    #[arg(value_name = "REF", required = true)]
+    pub refs: Vec<String>,
+}

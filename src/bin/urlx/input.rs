@@ -1,0 +1,106 @@
+//! Inputs: turns the PATH arguments into an ordered, lazy sequence of
+//! library `Input`s (stdin, files, directories walked recursively with
+//! their entries sorted). Walking errors become inputs that fail to open,
+//! so they are reported in order and the run goes on.
+
+use std::fs::{self, File};
+use std::io;
+use std::path::{Path, PathBuf};
+
+use urlx::Input;
+
+/// The name standard input is reported under.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// One path to visit, and whether the user named it.
+enum Todo {
+    Path(PathBuf, bool),
+    Error(PathBuf, io::Error),
+}
+
+/// Lazily walks the given paths in order.
+pub struct Inputs {
+    stack: Vec<Todo>,
+    explicit: Vec<bool>,
+}
+
+impl Inputs {
+    pub fn new(paths: &[PathBuf]) -> Inputs {
+        let stack =
+            paths.iter().rev().map(|p| Todo::Path(p.clone(), true)).collect();
+        Inputs { stack, explicit: Vec::new() }
+    }
+
+    /// Whether input number `index` (in the order produced) was named on
+    /// the command line rather than found in a directory.
+    pub fn was_explicit(explicit: &[bool], index: usize) -> bool {
+        explicit.get(index).copied().unwrap_or(true)
+    }
+}
+
+fn name_of(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+impl Iterator for Inputs {
+    type Item = (Input, bool);
+
+    fn next(&mut self) -> Option<(Input, bool)> {
+        loop {
+            let todo = self.stack.pop()?;
+            let (path, explicit) = match todo {
+                Todo::Error(path, e) => {
+                    let input =
+                        Input::new(name_of(&path), move || Err::<File, _>(e));
+                    self.explicit.push(false);
+                    return Some((input, false));
+                }
+                Todo::Path(p, explicit) => (p, explicit),
+            };
+            if explicit && path.as_os_str() == "-" {
+                self.explicit.push(true);
+                let input = Input::new(STDIN_NAME, || Ok(io::stdin()));
+                return Some((input, true));
+            }
+            // Named paths are followed; inside directories, symbolic
+            // links are not (no loops, as ripgrep and fd by default).
+            let meta = if explicit {
+                fs::metadata(&path)
+            } else {
+                fs::symlink_metadata(&path)
+            };
+            match meta {
+                Ok(m) if m.is_dir() => match read_dir_sorted(&path) {
+                    Ok(entries) => {
+                        for e in entries.into_iter().rev() {
+                            self.stack.push(e);
+                        }
+                    }
+                    Err(e) => self.stack.push(Todo::Error(path, e)),
+                },
+                Ok(m) if m.file_type().is_symlink() => {}
+                Ok(m) if !explicit && !m.is_file() => {} // fifos, sockets
+                _ => {
+                    // Open errors (missing, permission) surface here.
+                    self.explicit.push(explicit);
+                    let p = path.clone();
+                    let input =
+                        Input::new(name_of(&path), move || File::open(p));
+                    return Some((input, explicit));
+                }
+            }
+        }
+    }
+}
+
+fn read_dir_sorted(dir: &Path) -> io::Result<Vec<Todo>> {
+    let mut entries = Vec::new();
+    for e in fs::read_dir(dir)? {
+        match e {
+            Ok(e) => entries.push(e.path()),
+            Err(err) => return Err(err),
+        }
+    }
+    entries.sort();
+    Ok(entries.into_iter().map(|p| Todo::Path(p, false)).collect())
+}

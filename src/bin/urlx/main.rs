@@ -1,0 +1,181 @@
+//! The `urlx` binary: parses arguments, opens inputs, picks a printer,
+//! runs the library's extractor, and maps the outcome to the exit status
+//! (0 found, 1 none, 2 error; a closed stdout ends quietly).
+
+mod args;
+mod input;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+use urlx::print::{Format, PrintOptions, Printer, escape_for_terminal};
+use urlx::{Extractor, Hit, InputInfo, Sink};
+
+use crate::args::{Args, ResolveArgs};
+use crate::input::Inputs;
+
+fn main() -> ExitCode {
+    let argv: Vec<_> = std::env::args_os().collect();
+    let result = if argv.get(1).is_some_and(|a| a == "resolve") {
+        run_resolve(ResolveArgs::parse_from(
+            std::iter::once("urlx resolve".into())
+                .chain(argv[2..].iter().cloned()),
+        ))
+    } else {
+        run(Args::parse_from(argv))
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("urlx: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// The CLI's sink: the library printer, plus messages on stderr for
+/// inputs that failed or were binary.
+struct CliSink<W: Write> {
+    printer: Printer<W>,
+    explicit: std::rc::Rc<std::cell::RefCell<Vec<bool>>>,
+    failed: bool,
+}
+
+impl<W: Write> Sink for CliSink<W> {
+    fn hit(&mut self, input: &InputInfo, hit: &Hit) -> io::Result<bool> {
+        self.printer.hit(input, hit)
+    }
+
+    fn end(&mut self, input: &InputInfo, hits: u64) -> io::Result<()> {
+        self.printer.end(input, hits)
+    }
+
+    fn error(
+        &mut self,
+        input: &InputInfo,
+        error: &io::Error,
+    ) -> io::Result<()> {
+        self.failed = true;
+        self.printer.error(input, error)?;
+        for m in self.printer.take_messages() {
+            eprintln!("urlx: {m}");
+        }
+        Ok(())
+    }
+
+    fn binary(&mut self, input: &InputInfo, offset: u64) -> io::Result<()> {
+        let explicit = self.explicit.borrow();
+        if Inputs::was_explicit(&explicit, input.index) {
+            eprintln!(
+                "urlx: {}: binary file (NUL byte at offset {offset}); \
+                 the rest was not searched (use -a to search it)",
+                escape_for_terminal(&input.name)
+            );
+        }
+        Ok(())
+    }
+}
+
+fn run(args: Args) -> anyhow::Result<u8> {
+    if let Some(n) = args.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build_global()
+            .map_err(|e| anyhow::anyhow!("cannot start {n} threads: {e}"))?;
+    }
+    let mut paths = args.paths.clone();
+    if paths.is_empty() {
+        paths.push("-".into());
+    }
+    let many = paths.len() > 1 || paths.iter().any(|p| p.is_dir());
+    let format = if args.json {
+        Format::Json
+    } else if args.count {
+        Format::Count
+    } else {
+        Format::Standard
+    };
+    let opts = PrintOptions {
+        format,
+        with_filename: (args.with_filename || many) && !args.no_filename,
+        line_number: args.line_number || args.column,
+        column: args.column,
+        byte_offset: args.byte_offset,
+        null: args.null,
+        resolved: args.resolved,
+        invalid: args.invalid,
+        unique: args.unique,
+    };
+    let mut builder = Extractor::builder();
+    builder
+        .max_url_len(args.max_url_len)
+        .base(args.base.as_deref())
+        .line_numbers(opts.line_number || args.json)
+        .binary(args.text);
+    if !args.scheme.is_empty() {
+        builder.schemes(&args.scheme);
+    }
+    let extractor = builder.build()?;
+    let stdout = io::stdout().lock();
+    let out = io::BufWriter::with_capacity(64 * 1024, stdout);
+    let explicit = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let mut sink = CliSink {
+        printer: Printer::new(out, opts),
+        explicit: explicit.clone(),
+        failed: false,
+    };
+    let flags = explicit.clone();
+    let inputs = Inputs::new(&paths).map(move |(input, was)| {
+        flags.borrow_mut().push(was);
+        input
+    });
+    let summary = extractor.search(inputs, &mut sink)?;
+    let printed = sink.printer.printed();
+    sink.printer.into_inner()?;
+    if sink.failed || summary.errors > 0 {
+        Ok(2)
+    } else if printed > 0 {
+        Ok(0)
+    } else {
+        Ok(1)
+    }
+}
+
+fn run_resolve(args: ResolveArgs) -> anyhow::Result<u8> {
+    let base = urlx::Uri::parse(&args.base);
+    if !base.is_absolute() {
+        anyhow::bail!(
+            "base URI {:?} is not absolute (it has no scheme)",
+            args.base
+        );
+    }
+    if let Some(e) = base.errors().first() {
+        anyhow::bail!("base URI {:?} is invalid: {e}", args.base);
+    }
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut code = 0;
+    for r in &args.refs {
+        let reference = urlx::Uri::parse(r);
+        if let Some(e) = reference.errors().first() {
+            eprintln!(
+                "urlx: reference {:?} is invalid: {e}",
+                escape_for_terminal(r)
+            );
+            code = 2;
+            continue;
+        }
+        let resolved = urlx::resolve::resolve(&base, &reference)?;
+        writeln!(out, "{}", escape_for_terminal(&resolved))?;
+    }
+    out.flush()?;
+    Ok(code)
+}

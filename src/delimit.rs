@@ -1,0 +1,525 @@
+//! Delimiting: given the `:` the scanner found, decide whether a URL
+//! starts there and where it begins and ends in its context, following
+//! the recommendations for delimiting URLs in context (Appendix E of
+//! draft-fielding-url-syntax-05 and of 2396bis, the appendix of RFC 1738).
+//!
+//! This stage makes no judgement about validity: that is `validate`'s.
+//! It never reads more than [`LOOKBACK`] bytes before the trigger nor
+//! more than the maximum URL length plus [`LOOKAHEAD_SLACK`] after it,
+//! which is what lets the stream stage cut input into chunks.
+//!
+//! # Rules, in the order they are applied
+//!
+//! 1. The scheme is the run of scheme characters (RFC 3986 section 3.1:
+//!    `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`) ending at the colon;
+//!    leading `+ - .` are punctuation, not part of it. It must start with
+//!    a letter, so a scheme never starts inside an ASCII word (`xhttp:`
+//!    is the scheme `xhttp`, `1http:` is nothing), while a letter of
+//!    another script may precede it (`在URL:http://a/`).
+//! 2. A URL starts there when `//` follows the colon, or when the scheme
+//!    is one of [`OPAQUE_SCHEMES`] and a URL character follows. The
+//!    prefix `URL:` (any case) is a wrapper, not a scheme.
+//! 3. The context is read from what precedes the scheme: `<`, `<URL:`,
+//!    `URL:`, quotes, brackets, `](` (Markdown), `href=` / `src=`.
+//! 4. In `<...>` (and `<URL:...>`) all whitespace is removed and the URL
+//!    ends at `>` (Appendix E: "the whitespace should be ignored when
+//!    extracting the URL"). No `>` before a blank line, `<` or `"` means
+//!    the `<` was not a wrapper.
+//! 5. Elsewhere the URL ends at whitespace, at a character that cannot
+//!    be in a URI (controls, `<>"{}|\^` and backquote; RFC 3986 section 2
+//!    and RFC 1738 section 2.2 "unsafe"), at non-ASCII punctuation, or at
+//!    the closing character of its wrapper; then trailing `. , ; : ! ?`
+//!    and quotes are dropped, and a closing `)`, `]` or `}` is dropped
+//!    unless it balances an opener inside the URL.
+//! 6. In every context, a line break directly after `-` is joined with
+//!    the whitespace around it ignored (Appendix E: "the hyphen may or
+//!    may not actually be part of the URL"); the hit keeps the hyphen and
+//!    carries the variant without it.
+
+use crate::hit::{Candidate, Context};
+
+/// Bytes before a trigger that delimiting may read.
+pub(crate) const LOOKBACK: usize = 256;
+
+/// Bytes past the maximum URL length after a trigger that delimiting may
+/// read (the scheme and wrapper before the trigger count in the length).
+pub(crate) const LOOKAHEAD_SLACK: usize = LOOKBACK + 16;
+
+/// Longest scheme recognised in text.
+const MAX_SCHEME: usize = 32;
+
+/// Schemes without `//` that are recognised in bare text: `mailto:x@y`.
+///
+/// A scheme not in this list is only recognised when `//` follows its
+/// colon, so that `Note: 10:30`, `Re: subject` and `std::vec` give
+/// nothing.
+pub const OPAQUE_SCHEMES: &[&str] = &[
+    "mailto", "news", "urn", "tel", "fax", "sip", "sips", "xmpp", "magnet",
+    "data", "geo", "cid", "mid", "sms",
+];
+
+/// Delimit the candidate whose trigger is the `:` at `colon`, if any.
+pub(crate) fn delimit(
+    hay: &[u8],
+    colon: usize,
+    max_len: usize,
+) -> Option<Candidate> {
+    let s = scheme_start(hay, colon)?;
+    let scheme = &hay[s..colon];
+    if scheme.eq_ignore_ascii_case(b"URL") {
+        return url_prefix_angle(hay, s, colon, max_len);
+    }
+    let after = hay.get(colon + 1..).unwrap_or_default();
+    let hierarchical = after.starts_with(b"//");
+    if !hierarchical {
+        let opaque = OPAQUE_SCHEMES
+            .iter()
+            .any(|o| o.as_bytes().eq_ignore_ascii_case(scheme));
+        if !opaque || !after.first().is_some_and(|&b| starts_url_text(b)) {
+            return None;
+        }
+    }
+    let (context, open) = context_before(hay, s);
+    if context == Context::Angle {
+        if let Some(c) = angle(hay, s, colon, max_len, context) {
+            return Some(c);
+        }
+        return bare(hay, s, colon, max_len, Context::Bare, Open::None);
+    }
+    bare(hay, s, colon, max_len, context, open)
+}
+
+/// What opened the wrapper of a bare-delimited URL, which decides the
+/// character that closes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Open {
+    None,
+    Paren,
+    Square,
+    Brace,
+    Single,
+}
+
+fn is_scheme_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
+}
+
+/// Rule 1: the start of the scheme that ends at `colon`.
+fn scheme_start(hay: &[u8], colon: usize) -> Option<usize> {
+    let floor = colon.saturating_sub(MAX_SCHEME + 1);
+    let mut s = colon;
+    while s > floor && is_scheme_byte(hay[s - 1]) {
+        s -= 1;
+    }
+    if s == floor && s > 0 && is_scheme_byte(hay[s - 1]) {
+        return None; // a run longer than any scheme: a word, not a URL
+    }
+    while s < colon && matches!(hay[s], b'+' | b'-' | b'.') {
+        s += 1;
+    }
+    if s < colon && hay[s].is_ascii_alphabetic() { Some(s) } else { None }
+}
+
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
+/// ASCII bytes that may appear in a URI (RFC 3986 section 2: unreserved,
+/// reserved and `%`).
+fn is_uri_ascii(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+        || matches!(
+            b,
+            b'-' | b'.'
+                | b'_'
+                | b'~'
+                | b':'
+                | b'/'
+                | b'?'
+                | b'#'
+                | b'['
+                | b']'
+                | b'@'
+                | b'!'
+                | b'$'
+                | b'&'
+                | b'\''
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+                | b'%'
+        )
+}
+
+/// Whether `b` can be the first byte after `scheme:` of an opaque URL.
+fn starts_url_text(b: u8) -> bool {
+    (is_uri_ascii(b) && !matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?'))
+        || b >= 0x80
+}
+
+/// Non-ASCII characters that end a bare URL: punctuation, symbols,
+/// spaces, controls and format characters of the blocks where they live.
+/// (Letters of every script stay in the URL: RFC 3987 IRIs.)
+pub(crate) fn is_unicode_stop(c: char) -> bool {
+    matches!(c as u32,
+        0x80..=0xBF // C1 controls, NBSP, Latin-1 punctuation and symbols
+        | 0xD7 | 0xF7
+        | 0x2000..=0x206F // general punctuation, spaces, bidi controls
+        | 0x2190..=0x2BFF // arrows, math, technical, box drawing, dingbats
+        | 0x2E00..=0x2E7F // supplemental punctuation
+        | 0x3000..=0x303F // CJK symbols and punctuation: 、。「」
+        | 0xFE10..=0xFE1F // vertical forms
+        | 0xFE30..=0xFE6F // CJK compatibility and small forms
+        | 0xFEFF // byte order mark
+        | 0xFF00..=0xFF0F | 0xFF1A..=0xFF20 | 0xFF3B..=0xFF40
+        | 0xFF5B..=0xFF65 // fullwidth punctuation
+        | 0xFFF0..=0xFFFF // specials
+        | 0x1F000..=0x1FAFF // emoji and pictographs
+    )
+}
+
+/// Decode the UTF-8 character at `hay[i..]`: `None` when invalid.
+fn char_at(hay: &[u8], i: usize) -> Option<(char, usize)> {
+    let b = hay[i];
+    let len = match b {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return None,
+    };
+    let bytes = hay.get(i..i + len)?;
+    let s = std::str::from_utf8(bytes).ok()?;
+    s.chars().next().map(|c| (c, len))
+}
+
+/// The character that ends just before `hay[end]`, if valid UTF-8.
+fn char_before(hay: &[u8], end: usize) -> Option<char> {
+    let mut i = end;
+    while i > 0 && end - i < 4 {
+        i -= 1;
+        if hay[i] & 0xC0 != 0x80 {
+            return std::str::from_utf8(&hay[i..end]).ok()?.chars().next();
+        }
+    }
+    None
+}
+
+/// Skip whitespace backwards from `i`, at most `max` bytes; returns the
+/// new position and whether a line break was crossed.
+fn skip_ws_back(hay: &[u8], mut i: usize, max: usize) -> (usize, bool) {
+    let floor = i.saturating_sub(max);
+    let mut newline = false;
+    while i > floor && is_ws(hay[i - 1]) {
+        newline |= hay[i - 1] == b'\n';
+        i -= 1;
+    }
+    (i, newline)
+}
+
+/// Rule 3: the context that precedes a scheme starting at `s`.
+fn context_before(hay: &[u8], s: usize) -> (Context, Open) {
+    // `URL:` with or without a space (Appendix E).
+    let mut j = s;
+    while j > 0 && s - j < 8 && matches!(hay[j - 1], b' ' | b'\t') {
+        j -= 1;
+    }
+    if j >= 4 && hay[j - 4..j].eq_ignore_ascii_case(b"URL:") {
+        return (Context::UrlPrefix, Open::None);
+    }
+    let Some(&prev) = s.checked_sub(1).and_then(|p| hay.get(p)) else {
+        return (Context::Bare, Open::None);
+    };
+    match prev {
+        b'<' => (Context::Angle, Open::None),
+        b if is_ws(b) => {
+            // `<` then a line break, as RFC 1738's own `< URL:...>`.
+            let (k, newline) = skip_ws_back(hay, s, 64);
+            if newline && k > 0 && hay[k - 1] == b'<' {
+                (Context::Angle, Open::None)
+            } else {
+                (Context::Bare, Open::None)
+            }
+        }
+        b'"' | b'\'' => {
+            let open = if prev == b'\'' { Open::Single } else { Open::None };
+            if is_attribute(hay, s - 1) {
+                (Context::Href, open)
+            } else {
+                (Context::Quote, open)
+            }
+        }
+        b'=' if is_attribute(hay, s) => (Context::Href, Open::None),
+        b'(' if s >= 2 && hay[s - 2] == b']' => {
+            (Context::Markdown, Open::Paren)
+        }
+        b'(' => (Context::Bracket, Open::Paren),
+        b'[' => (Context::Bracket, Open::Square),
+        b'{' => (Context::Bracket, Open::Brace),
+        b if b >= 0x80 => match char_before(hay, s) {
+            Some(
+                '\u{201C}' | '\u{2018}' | '\u{201E}' | '\u{00AB}' | '\u{2039}'
+                | '\u{300C}' | '\u{300E}',
+            ) => (Context::Quote, Open::None),
+            Some('\u{FF08}' | '\u{3010}') => (Context::Bracket, Open::None),
+            _ => (Context::Bare, Open::None),
+        },
+        _ => (Context::Bare, Open::None),
+    }
+}
+
+/// Whether `hay[..i]` ends with `href=` or `src=` (any case, spaces
+/// allowed around `=`), as in an HTML attribute.
+fn is_attribute(hay: &[u8], i: usize) -> bool {
+    let mut j = i;
+    while j > 0 && i - j < 4 && matches!(hay[j - 1], b' ' | b'\t') {
+        j -= 1;
+    }
+    if j == 0 || hay[j - 1] != b'=' {
+        return false;
+    }
+    j -= 1;
+    let k = j;
+    while j > 0 && k - j < 4 && matches!(hay[j - 1], b' ' | b'\t') {
+        j -= 1;
+    }
+    let ends = |name: &[u8]| {
+        j >= name.len() && hay[j - name.len()..j].eq_ignore_ascii_case(name)
+    };
+    ends(b"href") || ends(b"src")
+}
+
+/// `<URL:...>`: the trigger is the colon of the `URL:` prefix. The
+/// content may be a relative reference (RFC 1738 appendix, Appendix E).
+fn url_prefix_angle(
+    hay: &[u8],
+    s: usize,
+    colon: usize,
+    max_len: usize,
+) -> Option<Candidate> {
+    let (k, _) = skip_ws_back(hay, s, 64);
+    if k == 0 || hay[k - 1] != b'<' {
+        return None; // a bare `URL:` prefix; the URL after it triggers
+    }
+    let mut content = colon + 1;
+    while content < hay.len() && is_ws(hay[content]) {
+        content += 1;
+    }
+    angle(hay, content, colon, max_len, Context::UrlPrefix)
+}
+
+/// Rule 4: delimit inside angle brackets from `start` to the next `>`.
+fn angle(
+    hay: &[u8],
+    start: usize,
+    trigger: usize,
+    max_len: usize,
+    context: Context,
+) -> Option<Candidate> {
+    let limit = hay.len().min(start.saturating_add(max_len));
+    let mut text = Vec::new();
+    let mut breaks = Vec::new(); // offsets in `text` of a `-` at a break
+    let mut changed = false;
+    let mut end_of_text = start; // one past the last non-whitespace byte
+    let mut newline_run = false; // a line break since the last non-ws
+    let mut i = start;
+    while i < limit {
+        let b = hay[i];
+        match b {
+            b'>' => break,
+            b'<' | b'"' => return None,
+            _ if is_ws(b) => {
+                changed = true;
+                if b == b'\n' {
+                    if newline_run {
+                        return None; // a blank line: not one URL
+                    }
+                    newline_run = true;
+                    if text.last() == Some(&b'-') {
+                        breaks.push(text.len() - 1);
+                    }
+                }
+                i += 1;
+                continue;
+            }
+            0x00..=0x1F | 0x7F => return None,
+            0x80.. => {
+                let (c, len) = char_at(hay, i)?;
+                if is_unicode_stop(c) {
+                    return None;
+                }
+                text.extend_from_slice(&hay[i..i + len]);
+                i += len;
+                end_of_text = i;
+                newline_run = false;
+                continue;
+            }
+            _ => text.push(b),
+        }
+        i += 1;
+        end_of_text = i;
+        newline_run = false;
+    }
+    if i >= limit || text.is_empty() {
+        return None; // no closing `>` in reach: not a wrapper
+    }
+    // `breaks` only holds hyphens followed by more text.
+    breaks.retain(|&p| p + 1 < text.len());
+    let alternative = (!breaks.is_empty()).then(|| {
+        let mut alt = text.clone();
+        for &p in breaks.iter().rev() {
+            alt.remove(p);
+        }
+        String::from_utf8(alt).unwrap_or_default()
+    });
+    let cleaned = if changed {
+        Some(String::from_utf8(text).unwrap_or_default())
+    } else {
+        None
+    };
+    Some(Candidate {
+        trigger,
+        start,
+        end: end_of_text,
+        resume: i + 1,
+        context,
+        cleaned,
+        alternative,
+        too_long: false,
+    })
+}
+
+/// Rule 5 and 6: delimit a URL in bare text (or a wrapper closed by a
+/// character that cannot be in a URI), starting at the scheme at `s`.
+fn bare(
+    hay: &[u8],
+    s: usize,
+    colon: usize,
+    max_len: usize,
+    context: Context,
+    open: Open,
+) -> Option<Candidate> {
+    let limit = hay.len().min(s.saturating_add(max_len + 1));
+    let mut joins: Vec<(usize, usize)> = Vec::new(); // removed ranges
+    let mut paren = 0i32;
+    let mut square = 0i32;
+    let mut i = s;
+    while i < limit {
+        let b = hay[i];
+        if is_uri_ascii(b) {
+            match b {
+                b'\'' if open == Open::Single => break,
+                b'(' => paren += 1,
+                b')' if paren == 0 && open == Open::Paren => break,
+                b')' => paren -= 1,
+                b'[' => square += 1,
+                b']' if square == 0 && open == Open::Square => break,
+                b']' => square -= 1,
+                _ => {}
+            }
+            i += 1;
+        } else if b >= 0x80 {
+            match char_at(hay, i) {
+                Some((c, len)) if !is_unicode_stop(c) => i += len,
+                _ => break,
+            }
+        } else if is_ws(b) && i > s && hay[i - 1] == b'-' {
+            // Rule 6: a hyphen at the end of the line.
+            match hyphen_join(hay, i) {
+                Some(next) => {
+                    joins.push((i, next));
+                    i = next;
+                }
+                None => break,
+            }
+        } else {
+            break;
+        }
+    }
+    let too_long = i - s > max_len;
+    let mut end = i;
+    if !too_long {
+        end = trim_trailing(hay, s, end);
+        joins.retain(|&(a, _)| a < end);
+    }
+    if end <= colon + 1 {
+        return None;
+    }
+    let (cleaned, alternative) = if joins.is_empty() {
+        (None, None)
+    } else {
+        let mut text = Vec::with_capacity(end - s);
+        let mut alt = Vec::with_capacity(end - s);
+        let mut from = s;
+        for &(a, b) in &joins {
+            text.extend_from_slice(&hay[from..a]);
+            alt.extend_from_slice(&hay[from..a - 1]);
+            from = b;
+        }
+        text.extend_from_slice(&hay[from..end]);
+        alt.extend_from_slice(&hay[from..end]);
+        (
+            Some(String::from_utf8(text).unwrap_or_default()),
+            Some(String::from_utf8(alt).unwrap_or_default()),
+        )
+    };
+    Some(Candidate {
+        trigger: colon,
+        start: s,
+        end,
+        resume: end.max(colon + 1),
+        context,
+        cleaned,
+        alternative,
+        too_long,
+    })
+}
+
+/// Rule 6: at whitespace `hay[i]` after a `-`, return where the URL goes
+/// on if the whitespace is one line break (with spaces around it) and
+/// the next line starts with URL text.
+fn hyphen_join(hay: &[u8], i: usize) -> Option<usize> {
+    let mut j = i;
+    while j < hay.len() && matches!(hay[j], b' ' | b'\t') {
+        j += 1;
+    }
+    if j < hay.len() && hay[j] == b'\r' {
+        j += 1;
+    }
+    if j >= hay.len() || hay[j] != b'\n' {
+        return None;
+    }
+    j += 1;
+    while j < hay.len() && matches!(hay[j], b' ' | b'\t') {
+        j += 1;
+    }
+    let b = *hay.get(j)?;
+    if (is_uri_ascii(b) || b >= 0x80) && j - i <= 64 { Some(j) } else { None }
+}
+
+/// Rule 5: drop trailing sentence punctuation and unbalanced closers.
+fn trim_trailing(hay: &[u8], s: usize, mut end: usize) -> usize {
+    while end > s {
+        let b = hay[end - 1];
+        let drop = match b {
+            b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'' => true,
+            b')' => unbalanced(&hay[s..end], b'(', b')'),
+            b']' => unbalanced(&hay[s..end], b'[', b']'),
+            _ => false,
+        };
+        if !drop {
+            break;
+        }
+        end -= 1;
+    }
+    end
+}
+
+fn unbalanced(text: &[u8], open: u8, close: u8) -> bool {
+    let opens = text.iter().filter(|&&b| b == open).count();
+    let closes = text.iter().filter(|&&b| b == close).count();
+    closes > opens
+}

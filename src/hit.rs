@@ -1,0 +1,179 @@
+//! The vocabulary shared by every stage: the [`Context`] a URL was found
+//! in, the delimited [`Candidate`] (scan + delimit output, offsets into a
+//! buffer) and the public, owned [`Hit`] (validated, resolved, positioned
+//! in its input).
+
+use std::fmt;
+
+use crate::validate::Uri;
+
+/// How the text around a URL delimited it (Appendix E of the drafts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Context {
+    /// Plain text: the URL ends at whitespace or a character that cannot
+    /// be in a URI, and trailing punctuation is dropped.
+    Bare,
+    /// Inside `<...>`: whitespace (line breaks) inside is removed and the
+    /// URL ends at `>`.
+    Angle,
+    /// After the `URL:` prefix, bare (`URL:http://x`) or bracketed
+    /// (`<URL:http://x>`, which is delimited like [`Context::Angle`]).
+    UrlPrefix,
+    /// Inside double, single or typographic quotes.
+    Quote,
+    /// Inside `(...)`, `[...]` or `{...}`.
+    Bracket,
+    /// The target of a Markdown link, `[text](url)`.
+    Markdown,
+    /// The value of an HTML `href=` or `src=` attribute.
+    Href,
+}
+
+impl Context {
+    /// The name used in JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Context::Bare => "bare",
+            Context::Angle => "angle",
+            Context::UrlPrefix => "url-prefix",
+            Context::Quote => "quote",
+            Context::Bracket => "bracket",
+            Context::Markdown => "markdown",
+            Context::Href => "href",
+        }
+    }
+}
+
+impl fmt::Display for Context {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A delimited URL candidate: what scan + delimit produce for one trigger.
+///
+/// All offsets index the buffer that was searched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Candidate {
+    /// Offset of the `:` that triggered the candidate. Two candidates
+    /// with the same trigger are the same candidate.
+    pub trigger: usize,
+    /// First byte of the URL text (after any wrapper or `URL:` prefix).
+    pub start: usize,
+    /// One past the last byte of the URL text (before a closing wrapper).
+    pub end: usize,
+    /// Where scanning resumes: past the closing wrapper, if any. No
+    /// trigger before this offset can start another candidate.
+    pub resume: usize,
+    /// The wrapping context.
+    pub context: Context,
+    /// The URL with inserted whitespace removed; `None` when it is the
+    /// raw bytes `start..end` unchanged.
+    pub cleaned: Option<String>,
+    /// For a joined line break after a `-`: the URL without that hyphen.
+    pub alternative: Option<String>,
+    /// The candidate is longer than the configured maximum: it shadows
+    /// its extent (so no hit starts inside it) but is never reported.
+    pub too_long: bool,
+}
+
+impl Candidate {
+    /// The URL text.
+    pub fn text<'h>(&'h self, hay: &'h [u8]) -> &'h str {
+        match self.cleaned {
+            Some(ref s) => s,
+            // delimit only accepts valid UTF-8 into a candidate.
+            None => std::str::from_utf8(&hay[self.start..self.end])
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// One URL found in an input, with everything later stages learned
+/// about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hit {
+    pub(crate) url: String,
+    pub(crate) start: u64,
+    pub(crate) end: u64,
+    pub(crate) line: u64,
+    pub(crate) column: u64,
+    pub(crate) context: Context,
+    pub(crate) hyphen_break: bool,
+    pub(crate) alternative: Option<String>,
+    pub(crate) errors: Vec<String>,
+    pub(crate) resolved: Option<String>,
+}
+
+impl Hit {
+    /// The URL as written, with its wrapper and any whitespace inserted
+    /// to break it across lines removed.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The URL parsed into its RFC 3986 components.
+    pub fn uri(&self) -> Uri<'_> {
+        Uri::parse(&self.url)
+    }
+
+    /// Byte offset, in the input, of the URL's first byte.
+    pub fn start(&self) -> u64 {
+        self.start
+    }
+
+    /// Byte offset, in the input, one past the URL's last byte (before a
+    /// closing wrapper). With whitespace removed, `end - start` is larger
+    /// than the URL's length.
+    pub fn end(&self) -> u64 {
+        self.end
+    }
+
+    /// 1-based line of the URL's first byte, or 0 when line numbers were
+    /// not requested from the extractor.
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// 1-based byte column of the URL's first byte in its line, or 0 when
+    /// line numbers were not requested.
+    pub fn column(&self) -> u64 {
+        self.column
+    }
+
+    /// The context that delimited the URL.
+    pub fn context(&self) -> Context {
+        self.context
+    }
+
+    /// Whether a line break directly after a hyphen was joined. The
+    /// hyphen is kept in [`Hit::url`]; see [`Hit::alternative`].
+    pub fn hyphen_break(&self) -> bool {
+        self.hyphen_break
+    }
+
+    /// For a hyphen break, the URL without the hyphen(s) at the break,
+    /// since Appendix E says the hyphen may or may not belong to the URL.
+    pub fn alternative(&self) -> Option<&str> {
+        self.alternative.as_deref()
+    }
+
+    /// Whether the URL is a valid absolute URI (or a relative reference
+    /// that resolved against a base).
+    pub fn is_valid(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    /// Why the hit is not valid; empty when it is.
+    pub fn errors(&self) -> &[String] {
+        &self.errors
+    }
+
+    /// The resolved absolute form (RFC 3986 section 5): dot segments
+    /// removed, or the relative reference resolved against the base.
+    /// `None` when it could not be resolved.
+    pub fn resolved(&self) -> Option<&str> {
+        self.resolved.as_deref()
+    }
+}

@@ -1,0 +1,89 @@
+//! urlx finds URLs in mail, news, plain text and logs: fast, streaming,
+//! in bounded memory, and delimited, validated and resolved the way the
+//! URL specifications say.
+//!
+//! # The pipeline
+//!
+//! ```text
+//!  bytes ──scan──> triggers ──delimit──> candidates ──validate──> URIs
+//!        (memchr)   (`:`)    (App. E)    (spans)    (RFC 3986)    │
+//!                                                                  │
+//!   Sink <──────────── hits, in input order <────────resolve───────┘
+//!                                                  (RFC 3986 §5)
+//! ```
+//!
+//! * **scan** finds every `:` with SIMD `memchr` and rejects most of
+//!   them from the two bytes around it.
+//! * **delimit** decides whether a URL starts there, and where it begins
+//!   and ends in its context: `<...>`, `<URL:...>`, quotes, brackets,
+//!   whitespace inserted to break it across lines, a hyphen at a line
+//!   break, trailing punctuation (Appendix E of the drafts).
+//! * **validate** parses it into RFC 3986 components and checks them.
+//! * **resolve** gives every hit its absolute form (RFC 3986 section 5).
+//! * **pipeline** runs the stages over many inputs in parallel, in
+//!   chunks, and hands hits to a [`Sink`] in input order.
+//!
+//! # Glossary
+//!
+//! * *trigger*: the `:` after a scheme (or after the `URL:` prefix).
+//! * *candidate*: a delimited span of input that may be a URL.
+//! * *hit*: a candidate that was validated and resolved: a [`Hit`].
+//! * *base*: the URI relative references are resolved against.
+//!
+//! # Example
+//!
+//! ```
+//! use urlx::Extractor;
+//!
+//! let text = b"Yes, Jim, I found it under \"http://www.w3.org/Addressing/\",
+//! but you can probably pick it up from <ftp://ds.internic.
+//! net/rfc/>.  Note the warning in <URL:http://www.ics.uci.edu/pub/
+//! ietf/uri/historical.html#WARNING>.";
+//!
+//! let extractor = Extractor::builder().build().unwrap();
+//! let urls: Vec<String> = extractor
+//!     .find(text)
+//!     .iter()
+//!     .filter(|hit| hit.is_valid())
+//!     .map(|hit| hit.url().to_string())
+//!     .collect();
+//! assert_eq!(urls, [
+//!     "http://www.w3.org/Addressing/",
+//!     "ftp://ds.internic.net/rfc/",
+//!     "http://www.ics.uci.edu/pub/ietf/uri/historical.html#WARNING",
+//! ]);
+//! ```
+//!
+//! # Conformance
+//!
+//! Where the drafts in the specification set disagree, RFC 3986 decides;
+//! the README lists each place where urlx differs from an older draft.
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+// The stages, in pipeline order.
+/// Stage 2: URL extent in context (Appendix E).
+mod delimit;
+/// Shared vocabulary: contexts, candidates, hits.
+mod hit;
+/// Builder, extractor, parallel scan and ordered merge.
+mod pipeline;
+/// Printers: plain, JSON Lines, counts.
+pub mod print;
+/// Stage 4: RFC 3986 section 5 reference resolution.
+pub mod resolve;
+/// Stage 1: trigger search.
+mod scan;
+/// Input cut into segments with a roll buffer.
+mod stream;
+/// Stage 3: RFC 3986 grammar.
+pub mod validate;
+
+pub use crate::delimit::OPAQUE_SCHEMES;
+pub use crate::hit::{Context, Hit};
+pub use crate::pipeline::{
+    BuildError, DEFAULT_MAX_URL_LEN, Extractor, ExtractorBuilder, Input,
+    InputInfo, Sink, Summary, Unique,
+};
+pub use crate::validate::Uri;

@@ -1,0 +1,743 @@
+//! The pipeline: [`ExtractorBuilder`] -> [`Extractor`], which wires scan,
+//! delimit, validate and resolve together over many inputs, in parallel
+//! (the only `rayon` user), and hands hits to a [`Sink`] in input order.
+//!
+//! # How parallel scanning stays exact
+//!
+//! Inputs are read a batch at a time (see `stream`): whole small files,
+//! or segments of a large one cut into chunks. Each chunk is scanned on
+//! its own, *speculatively*, as if no URL crossed into it from the chunk
+//! before, and its candidates are validated and resolved in the same
+//! parallel step. A sequential merge then walks the chunks in order,
+//! carrying the one piece of scanner state, the offset where scanning
+//! resumes after the last accepted URL. When a URL from the previous
+//! chunk ends inside this one, the merge rescans from that offset until
+//! it reaches a point where the speculative scan was in the same state
+//! (between candidates), and keeps the speculative results from there.
+//! The output is therefore the same for every chunk size and thread
+//! count, which the tests check down to 1-byte chunks.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::io::{self, Read};
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+use crate::delimit::{LOOKAHEAD_SLACK, LOOKBACK};
+use crate::hit::{Candidate, Hit};
+use crate::resolve::{normalize_dots, resolve};
+use crate::scan::{evaluate, scan};
+use crate::stream::{Roll, Segment};
+use crate::validate::Uri;
+
+/// Default for [`ExtractorBuilder::max_url_len`]: 8192 bytes.
+pub const DEFAULT_MAX_URL_LEN: usize = 8192;
+
+const DEFAULT_CHUNK: usize = 1 << 20;
+const DEFAULT_BATCH: usize = 8 << 20;
+const MAX_BATCH_SEGMENTS: usize = 512;
+
+/// An error in the extractor's configuration.
+#[derive(Debug, Clone)]
+pub struct BuildError {
+    message: String,
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// Configures an [`Extractor`].
+#[derive(Clone, Debug)]
+pub struct ExtractorBuilder {
+    max_url_len: usize,
+    base: Option<String>,
+    schemes: Option<Vec<String>>,
+    line_numbers: bool,
+    chunk_size: usize,
+    batch_size: usize,
+    binary: bool,
+}
+
+impl Default for ExtractorBuilder {
+    fn default() -> Self {
+        ExtractorBuilder::new()
+    }
+}
+
+impl ExtractorBuilder {
+    /// A builder with the defaults: 8192-byte URLs, no base, every
+    /// scheme, no line numbers, binary inputs skipped.
+    pub fn new() -> ExtractorBuilder {
+        ExtractorBuilder {
+            max_url_len: DEFAULT_MAX_URL_LEN,
+            base: None,
+            schemes: None,
+            line_numbers: false,
+            chunk_size: DEFAULT_CHUNK,
+            batch_size: DEFAULT_BATCH,
+            binary: false,
+        }
+    }
+
+    /// Candidates longer than this many bytes of input (including
+    /// whitespace removed from wrapped URLs) are dropped, and scanning
+    /// resumes after them.
+    pub fn max_url_len(&mut self, n: usize) -> &mut Self {
+        self.max_url_len = n.max(8);
+        self
+    }
+
+    /// The base URI that relative references (inside `<URL:...>`) are
+    /// resolved against (RFC 3986 section 5.1.4: the default base).
+    pub fn base(&mut self, base: Option<&str>) -> &mut Self {
+        self.base = base.map(str::to_string);
+        self
+    }
+
+    /// Report only URLs with one of these schemes (any case).
+    pub fn schemes<I, S>(&mut self, schemes: I) -> &mut Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.schemes = Some(
+            schemes
+                .into_iter()
+                .map(|s| s.as_ref().to_ascii_lowercase())
+                .collect(),
+        );
+        self
+    }
+
+    /// Compute [`Hit::line`] and [`Hit::column`] (costs a newline count
+    /// over the whole input).
+    pub fn line_numbers(&mut self, yes: bool) -> &mut Self {
+        self.line_numbers = yes;
+        self
+    }
+
+    /// Scan inputs that contain NUL bytes instead of skipping them.
+    pub fn binary(&mut self, yes: bool) -> &mut Self {
+        self.binary = yes;
+        self
+    }
+
+    /// Bytes scanned by one parallel task (default 1 MiB). Results do
+    /// not depend on it; tests set it as low as 1.
+    pub fn chunk_size(&mut self, n: usize) -> &mut Self {
+        self.chunk_size = n.max(1);
+        self
+    }
+
+    /// Bytes held in memory per batch (default 8 MiB); with the lookahead
+    /// of each segment this bounds the extractor's memory.
+    pub fn batch_size(&mut self, n: usize) -> &mut Self {
+        self.batch_size = n.max(1);
+        self
+    }
+
+    /// Build the extractor; fails on a base that is not a valid absolute
+    /// URI.
+    pub fn build(&self) -> Result<Extractor, BuildError> {
+        if let Some(ref b) = self.base {
+            let uri = Uri::parse(b);
+            if !uri.is_absolute() {
+                return Err(BuildError {
+                    message: format!("base URI {b:?} is not absolute"),
+                });
+            }
+            if let Some(e) = uri.errors().first() {
+                return Err(BuildError {
+                    message: format!("base URI {b:?} is invalid: {e}"),
+                });
+            }
+        }
+        Ok(Extractor { config: self.clone() })
+    }
+}
+
+/// Finds, delimits, validates and resolves URLs. Cheap to share between
+/// threads; build one with [`Extractor::builder`].
+#[derive(Clone, Debug)]
+pub struct Extractor {
+    config: ExtractorBuilder,
+}
+
+/// One input to [`Extractor::search`]: a name and a way to open it.
+pub struct Input {
+    name: String,
+    open: Box<dyn FnOnce() -> io::Result<Box<dyn Read + Send>> + Send>,
+}
+
+impl Input {
+    /// An input opened lazily, when the extractor reaches it.
+    pub fn new<F, R>(name: impl Into<String>, open: F) -> Input
+    where
+        F: FnOnce() -> io::Result<R> + Send + 'static,
+        R: Read + Send + 'static,
+    {
+        Input {
+            name: name.into(),
+            open: Box::new(move || {
+                open().map(|r| Box::new(r) as Box<dyn Read + Send>)
+            }),
+        }
+    }
+
+    /// The input's name, as given.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl fmt::Debug for Input {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Input").field("name", &self.name).finish()
+    }
+}
+
+/// What the extractor tells a [`Sink`] about the input a hit came from.
+#[derive(Clone, Debug)]
+pub struct InputInfo {
+    /// Position of the input in the sequence given to `search` (0-based).
+    pub index: usize,
+    /// The input's name.
+    pub name: String,
+}
+
+/// Receives the results of [`Extractor::search`], in input order.
+pub trait Sink {
+    /// A hit. Return `Ok(false)` to stop the search (as `head` would).
+    fn hit(&mut self, input: &InputInfo, hit: &Hit) -> io::Result<bool>;
+
+    /// The input ended; `hits` counts the hits given for it.
+    fn end(&mut self, _input: &InputInfo, _hits: u64) -> io::Result<()> {
+        Ok(())
+    }
+
+    /// The input could not be opened or read; the search goes on.
+    fn error(
+        &mut self,
+        input: &InputInfo,
+        error: &io::Error,
+    ) -> io::Result<()>;
+
+    /// The input has a NUL byte at `offset` and binary scanning is off:
+    /// nothing from `offset` on was scanned.
+    fn binary(&mut self, _input: &InputInfo, _offset: u64) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Totals of a search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Hits given to the sink.
+    pub hits: u64,
+    /// Inputs that failed to open or read.
+    pub errors: u64,
+    /// The sink asked to stop before the end.
+    pub stopped: bool,
+}
+
+/// A scanned candidate, validated, with what the merge needs.
+struct Scanned {
+    trigger: usize,
+    resume: usize,
+    start: usize,
+    hit: Option<Hit>,
+}
+
+/// What one batch entry is.
+enum Item {
+    /// A segment of input `input`; `first` marks its first segment.
+    Data { input: usize, seg: Segment, first: bool, binary_at: Option<usize> },
+    /// Input `input` failed to open or read.
+    Error { input: usize, error: io::Error },
+}
+
+/// Per-input state carried through the merge.
+#[derive(Default)]
+struct Carry {
+    /// Absolute offset where scanning resumes.
+    resume: u64,
+    /// Line tracking: newlines before `cursor`, last newline before it,
+    /// last newline before the current buffer.
+    cursor: u64,
+    newlines: u64,
+    last_nl: Option<u64>,
+    nl_before_buf: Option<u64>,
+    hits: u64,
+}
+
+impl Extractor {
+    /// A builder with the defaults.
+    pub fn builder() -> ExtractorBuilder {
+        ExtractorBuilder::new()
+    }
+
+    /// All hits in `hay`, valid or not, in order.
+    pub fn find(&self, hay: &[u8]) -> Vec<Hit> {
+        struct Collect(Vec<Hit>);
+        impl Sink for Collect {
+            fn hit(&mut self, _: &InputInfo, hit: &Hit) -> io::Result<bool> {
+                self.0.push(hit.clone());
+                Ok(true)
+            }
+            fn error(
+                &mut self,
+                _: &InputInfo,
+                _: &io::Error,
+            ) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut sink = Collect(Vec::new());
+        let owned = hay.to_vec();
+        let input = Input::new("", move || Ok(io::Cursor::new(owned)));
+        // A Collect sink never fails.
+        let _ = self.search(std::iter::once(input), &mut sink);
+        sink.0
+    }
+
+    /// Scan one reader, streaming, calling `f` with each hit in order
+    /// until it returns `false`.
+    pub fn find_in<R, F>(&self, reader: R, mut f: F) -> io::Result<Summary>
+    where
+        R: Read + Send + 'static,
+        F: FnMut(&Hit) -> bool,
+    {
+        struct Call<F>(F, Option<io::Error>);
+        impl<F: FnMut(&Hit) -> bool> Sink for Call<F> {
+            fn hit(&mut self, _: &InputInfo, hit: &Hit) -> io::Result<bool> {
+                Ok((self.0)(hit))
+            }
+            fn error(
+                &mut self,
+                _: &InputInfo,
+                e: &io::Error,
+            ) -> io::Result<()> {
+                self.1 = Some(io::Error::new(e.kind(), e.to_string()));
+                Ok(())
+            }
+        }
+        let mut sink = Call(&mut f, None);
+        let mut reader = Some(reader);
+        let input = Input::new("", move || {
+            reader.take().ok_or_else(|| io::Error::other("reader reused"))
+        });
+        let summary = self.search(std::iter::once(input), &mut sink)?;
+        match sink.1 {
+            Some(e) => Err(e),
+            None => Ok(summary),
+        }
+    }
+
+    /// Scan many inputs in order, in parallel, in bounded memory, and
+    /// give every hit to `sink` in input order. Errors on one input are
+    /// reported to the sink and the search goes on; an error from the
+    /// sink itself ends the search and is returned.
+    pub fn search<I>(
+        &self,
+        inputs: I,
+        sink: &mut dyn Sink,
+    ) -> io::Result<Summary>
+    where
+        I: IntoIterator<Item = Input>,
+    {
+        let cfg = &self.config;
+        let mut feeder = Feeder {
+            inputs: Box::new(inputs.into_iter().enumerate()),
+            names: Vec::new(),
+            current: None,
+            lookahead: cfg.max_url_len + LOOKAHEAD_SLACK,
+            binary: cfg.binary,
+        };
+        let mut carry = Carry::default();
+        let mut summary = Summary::default();
+        let mut active: Option<usize> = None;
+        loop {
+            let batch = feeder.batch(cfg.batch_size);
+            if batch.is_empty() {
+                break;
+            }
+            let names = &feeder.names;
+            // Scan every chunk of the batch in parallel.
+            let jobs: Vec<(usize, Range<usize>)> = batch
+                .iter()
+                .enumerate()
+                .flat_map(|(i, item)| match item {
+                    Item::Data { seg, .. } => {
+                        chunks(seg.own.clone(), cfg.chunk_size)
+                            .into_iter()
+                            .map(|r| (i, r))
+                            .collect::<Vec<_>>()
+                    }
+                    Item::Error { .. } => Vec::new(),
+                })
+                .collect();
+            let results: Vec<Vec<Scanned>> = jobs
+                .par_iter()
+                .map(|(i, range)| match &batch[*i] {
+                    Item::Data { seg, .. } => {
+                        self.scan_chunk(seg, range.clone())
+                    }
+                    Item::Error { .. } => Vec::new(),
+                })
+                .collect();
+            // Merge in order.
+            let mut results = results.into_iter();
+            let mut jobs = jobs.into_iter().peekable();
+            for (i, item) in batch.into_iter().enumerate() {
+                match item {
+                    Item::Error { input, error } => {
+                        summary.errors += 1;
+                        let info = InputInfo {
+                            index: input,
+                            name: names[input].clone(),
+                        };
+                        if active == Some(input) {
+                            sink.end(&info, carry.hits)?;
+                            active = None;
+                        }
+                        sink.error(&info, &error)?;
+                    }
+                    Item::Data { input, seg, first, binary_at } => {
+                        let info = InputInfo {
+                            index: input,
+                            name: names[input].clone(),
+                        };
+                        if first {
+                            carry = Carry::default();
+                            active = Some(input);
+                        }
+                        while jobs.peek().is_some_and(|(j, _)| *j == i) {
+                            let (_, range) = jobs.next().unwrap_or_default();
+                            let spec = results.next().unwrap_or_default();
+                            let keep =
+                                self.merge(&seg, range, spec, &mut carry);
+                            for (start, mut hit) in keep {
+                                if cfg.line_numbers {
+                                    position(
+                                        &seg, start, &mut carry, &mut hit,
+                                    );
+                                }
+                                carry.hits += 1;
+                                summary.hits += 1;
+                                if !sink.hit(&info, &hit)? {
+                                    summary.stopped = true;
+                                    return Ok(summary);
+                                }
+                            }
+                        }
+                        if cfg.line_numbers && !seg.eof {
+                            end_segment(&seg, &mut carry);
+                        }
+                        if let Some(at) = binary_at {
+                            sink.binary(&info, seg.base + at as u64)?;
+                        }
+                        if seg.eof {
+                            sink.end(&info, carry.hits)?;
+                            active = None;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(summary)
+    }
+
+    /// Scan one chunk speculatively and validate what it finds.
+    fn scan_chunk(&self, seg: &Segment, range: Range<usize>) -> Vec<Scanned> {
+        let mut cands = Vec::new();
+        scan(
+            &seg.buf,
+            range.start,
+            range.end,
+            self.config.max_url_len,
+            &mut cands,
+        );
+        cands.into_iter().map(|c| self.finish(seg, c)).collect()
+    }
+
+    /// Validate and resolve a candidate.
+    fn finish(&self, seg: &Segment, c: Candidate) -> Scanned {
+        let hit = if c.too_long { None } else { self.to_hit(seg, &c) };
+        Scanned { trigger: c.trigger, resume: c.resume, start: c.start, hit }
+    }
+
+    fn to_hit(&self, seg: &Segment, c: &Candidate) -> Option<Hit> {
+        let url = c.text(&seg.buf).to_string();
+        let uri = Uri::parse(&url);
+        let mut errors: Vec<String> =
+            uri.errors().iter().map(|e| e.to_string()).collect();
+        if uri.authority() == Some("")
+            && uri.path().is_empty()
+            && uri.query().is_none()
+            && uri.fragment().is_none()
+        {
+            // `file://` in "file://<host>/<path>": a scheme and nothing.
+            errors.push("nothing after the scheme and `//`".to_string());
+        }
+        let mut resolved = None;
+        let mut scheme = uri.scheme().map(str::to_string);
+        if uri.is_absolute() {
+            if errors.is_empty() {
+                resolved = Some(normalize_dots(&uri));
+            }
+        } else if let Some(ref b) = self.config.base {
+            let base = Uri::parse(b);
+            scheme = base.scheme().map(str::to_string);
+            if errors.is_empty() {
+                match resolve(&base, &uri) {
+                    Ok(r) => resolved = Some(r),
+                    Err(e) => errors.push(e.to_string()),
+                }
+            }
+        } else {
+            errors.push("relative reference and no base URI".to_string());
+        }
+        if let Some(ref allowed) = self.config.schemes {
+            let s = scheme.unwrap_or_default().to_ascii_lowercase();
+            if !allowed.contains(&s) {
+                return None;
+            }
+        }
+        Some(Hit {
+            start: seg.base + c.start as u64,
+            end: seg.base + c.end as u64,
+            line: 0,
+            column: 0,
+            context: c.context,
+            hyphen_break: c.alternative.is_some(),
+            alternative: c.alternative.clone(),
+            errors,
+            resolved,
+            url,
+        })
+    }
+
+    /// Merge one chunk's speculative results given the carried state;
+    /// returns the accepted hits with their buffer offsets.
+    fn merge(
+        &self,
+        seg: &Segment,
+        range: Range<usize>,
+        spec: Vec<Scanned>,
+        carry: &mut Carry,
+    ) -> Vec<(usize, Hit)> {
+        let base = seg.base;
+        let from = base + range.start as u64;
+        let mut accepted: Vec<Scanned> = Vec::new();
+        if carry.resume <= from {
+            accepted = spec;
+        } else {
+            let mut p = (carry.resume - base) as usize;
+            let mut spec = Some(spec);
+            while p < range.end {
+                let s = spec.as_deref().unwrap_or_default();
+                let before = s.partition_point(|x| x.trigger < p);
+                let free = before == 0 || s[before - 1].resume <= p;
+                if free {
+                    let rest = spec.take().unwrap_or_default();
+                    accepted
+                        .extend(rest.into_iter().filter(|x| x.trigger >= p));
+                    break;
+                }
+                let Some(off) = memchr::memchr(b':', &seg.buf[p..range.end])
+                else {
+                    break;
+                };
+                let colon = p + off;
+                match evaluate(&seg.buf, colon, self.config.max_url_len) {
+                    Some(c) => {
+                        p = c.resume;
+                        accepted.push(self.finish(seg, c));
+                    }
+                    None => p = colon + 1,
+                }
+            }
+            carry.resume = carry.resume.max(base + p as u64);
+        }
+        let mut out = Vec::with_capacity(accepted.len());
+        for s in accepted {
+            carry.resume = carry.resume.max(base + s.resume as u64);
+            if let Some(hit) = s.hit {
+                out.push((s.start, hit));
+            }
+        }
+        out
+    }
+}
+
+/// An open input being cut into segments.
+struct Current {
+    index: usize,
+    roll: Roll<Box<dyn Read + Send>>,
+    first: bool,
+}
+
+/// Opens inputs in order and cuts them into batches of segments.
+struct Feeder<'i> {
+    inputs: Box<dyn Iterator<Item = (usize, Input)> + 'i>,
+    names: Vec<String>,
+    current: Option<Current>,
+    lookahead: usize,
+    binary: bool,
+}
+
+impl Feeder<'_> {
+    /// The next batch: segments owning about `size` bytes in all (or up
+    /// to `MAX_BATCH_SEGMENTS` small inputs); empty at the end.
+    fn batch(&mut self, size: usize) -> Vec<Item> {
+        let mut batch: Vec<Item> = Vec::new();
+        let mut bytes = 0usize;
+        while bytes < size && batch.len() < MAX_BATCH_SEGMENTS {
+            if self.current.is_none() {
+                let Some((index, input)) = self.inputs.next() else { break };
+                self.names.push(input.name);
+                match (input.open)() {
+                    Ok(r) => {
+                        let roll = Roll::new(r, LOOKBACK, self.lookahead);
+                        self.current =
+                            Some(Current { index, roll, first: true });
+                    }
+                    Err(error) => {
+                        batch.push(Item::Error { input: index, error });
+                        continue;
+                    }
+                }
+            }
+            let Some(cur) = self.current.as_mut() else { break };
+            let input = cur.index;
+            match cur.roll.next_segment(size - bytes) {
+                Ok(Some(mut seg)) => {
+                    let first = cur.first;
+                    cur.first = false;
+                    let binary_at = if self.binary {
+                        None
+                    } else {
+                        cut_at_nul(&mut seg, first)
+                    };
+                    bytes += seg.own.len() + 1;
+                    if seg.eof {
+                        self.current = None;
+                    }
+                    batch.push(Item::Data { input, seg, first, binary_at });
+                }
+                Ok(None) => self.current = None,
+                Err(error) => {
+                    batch.push(Item::Error { input, error });
+                    self.current = None;
+                }
+            }
+        }
+        batch
+    }
+}
+
+/// Binary input: a NUL byte in the first segment skips the whole input;
+/// a later one ends it there. Returns the NUL's offset in the buffer.
+fn cut_at_nul(seg: &mut Segment, first: bool) -> Option<usize> {
+    let p = memchr::memchr(0, &seg.buf[seg.own.clone()])?;
+    let at = seg.own.start + p;
+    seg.own.end = if first { seg.own.start } else { at };
+    seg.eof = true;
+    Some(at)
+}
+
+/// Cut `own` into chunks of about `size` bytes (at least one chunk, even
+/// when empty, so every segment passes through the merge).
+fn chunks(own: Range<usize>, size: usize) -> Vec<Range<usize>> {
+    let mut v = Vec::new();
+    let mut s = own.start;
+    loop {
+        let e = own.end.min(s.saturating_add(size));
+        v.push(s..e);
+        if e >= own.end {
+            break;
+        }
+        s = e;
+    }
+    v
+}
+
+/// Set a hit's line and column from its buffer offset `start`.
+fn position(seg: &Segment, start: usize, carry: &mut Carry, hit: &mut Hit) {
+    let buf = &seg.buf;
+    let abs = seg.base + start as u64;
+    let line_nl;
+    let last_nl;
+    if abs >= carry.cursor {
+        let from = (carry.cursor - seg.base) as usize;
+        let part = &buf[from..start];
+        carry.newlines += bytecount::count(part, b'\n') as u64;
+        if let Some(p) = memchr::memrchr(b'\n', part) {
+            carry.last_nl = Some(seg.base + (from + p) as u64);
+        }
+        carry.cursor = abs;
+        line_nl = carry.newlines;
+        last_nl = carry.last_nl;
+    } else {
+        let to = (carry.cursor - seg.base) as usize;
+        line_nl =
+            carry.newlines - bytecount::count(&buf[start..to], b'\n') as u64;
+        last_nl = match memchr::memrchr(b'\n', &buf[..start]) {
+            Some(p) => Some(seg.base + p as u64),
+            None => carry.nl_before_buf,
+        };
+    }
+    hit.line = line_nl + 1;
+    hit.column = match last_nl {
+        Some(p) => abs - p,
+        None => abs + 1,
+    };
+}
+
+/// At the end of a segment, move the line cursor to where the next
+/// segment's buffer starts and remember the last newline before it.
+fn end_segment(seg: &Segment, carry: &mut Carry) {
+    let next_buf = seg.own.end.saturating_sub(LOOKBACK);
+    let abs = seg.base + next_buf as u64;
+    if abs > carry.cursor {
+        let from = (carry.cursor - seg.base) as usize;
+        let part = &seg.buf[from..next_buf];
+        carry.newlines += bytecount::count(part, b'\n') as u64;
+        if let Some(p) = memchr::memrchr(b'\n', part) {
+            carry.last_nl = Some(seg.base + (from + p) as u64);
+        }
+        carry.cursor = abs;
+    }
+    carry.nl_before_buf = match memchr::memrchr(b'\n', &seg.buf[..next_buf]) {
+        Some(p) => Some(seg.base + p as u64),
+        None => carry.nl_before_buf,
+    };
+}
+
+/// Hits with the same URL are reported once: the set of URLs seen.
+#[derive(Debug, Default)]
+pub struct Unique {
+    seen: HashSet<String>,
+}
+
+impl Unique {
+    /// An empty set.
+    pub fn new() -> Unique {
+        Unique::default()
+    }
+
+    /// Whether `url` is new (and remember it).
+    pub fn first(&mut self, url: &str) -> bool {
+        if self.seen.contains(url) {
+            return false;
+        }
+        self.seen.insert(url.to_string());
+        true
+    }
+}

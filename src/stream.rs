@@ -1,0 +1,143 @@
+//! Streaming input: cuts any `Read` into segments held in memory one
+//! batch at a time, each with the bytes around it that delimiting may
+//! need (a roll buffer), so that no input is ever read whole.
+//!
+//! # The roll buffer, by example
+//!
+//! With a segment size of 8 bytes, a lookback `L` of 2 and a lookahead
+//! `A` of 3, the input `abcdefghijklmnopqrst` is cut as:
+//!
+//! ```text
+//! segment 1: buf = abcdefghijk       owned = abcdefgh   (0..8)
+//! segment 2: buf = ghijklmnopqrst    owned = ijklmnopqrst (8..20, EOF)
+//! ```
+//!
+//! Segment 1 owns the triggers at offsets 0..8 and can delimit a URL
+//! whose trigger is `h` up to `k`; segment 2 starts with the last `L`
+//! bytes before its owned range (`gh`) so a scheme that starts before
+//! the boundary is still seen whole. Every trigger is owned by exactly
+//! one segment, so a URL across the boundary is found exactly once.
+
+use std::io::{self, Read};
+use std::ops::Range;
+
+/// A piece of one input held in memory.
+pub(crate) struct Segment {
+    /// The bytes: owned range plus context before and after it.
+    pub buf: Vec<u8>,
+    /// Offset in the input of `buf[0]`.
+    pub base: u64,
+    /// The range of `buf` whose triggers this segment owns.
+    pub own: Range<usize>,
+    /// This is the input's last segment.
+    pub eof: bool,
+}
+
+/// Cuts a reader into [`Segment`]s.
+pub(crate) struct Roll<R> {
+    reader: R,
+    carry: Vec<u8>,
+    carry_base: u64,
+    own_start: usize,
+    lookback: usize,
+    lookahead: usize,
+    eof: bool,
+}
+
+impl<R: Read> Roll<R> {
+    pub fn new(reader: R, lookback: usize, lookahead: usize) -> Roll<R> {
+        Roll {
+            reader,
+            carry: Vec::new(),
+            carry_base: 0,
+            own_start: 0,
+            lookback,
+            lookahead,
+            eof: false,
+        }
+    }
+
+    /// The next segment, owning about `size` bytes; `None` after the one
+    /// marked `eof`.
+    pub fn next_segment(
+        &mut self,
+        size: usize,
+    ) -> io::Result<Option<Segment>> {
+        if self.eof {
+            return Ok(None);
+        }
+        let size = size.max(1);
+        let want = self.own_start + size + self.lookahead;
+        let mut buf = std::mem::take(&mut self.carry);
+        buf.reserve(want.saturating_sub(buf.len()));
+        let mut eof = false;
+        while buf.len() < want {
+            let old = buf.len();
+            buf.resize(want, 0);
+            match self.reader.read(&mut buf[old..]) {
+                Ok(0) => {
+                    buf.truncate(old);
+                    eof = true;
+                    break;
+                }
+                Ok(n) => buf.truncate(old + n),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {
+                    buf.truncate(old);
+                }
+                Err(e) => {
+                    buf.truncate(old);
+                    self.eof = true;
+                    return Err(e);
+                }
+            }
+        }
+        let own_end = if eof { buf.len() } else { buf.len() - self.lookahead };
+        let own = self.own_start..own_end;
+        let base = self.carry_base;
+        if !eof {
+            let keep = own_end.saturating_sub(self.lookback);
+            self.carry = buf[keep..].to_vec();
+            self.carry_base = base + keep as u64;
+            self.own_start = own_end - keep;
+        }
+        self.eof = eof;
+        Ok(Some(Segment { buf, base, own, eof }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn doc_example() {
+        let mut r = Roll::new(&b"abcdefghijklmnopqrst"[..], 2, 3);
+        let s1 = r.next_segment(8).unwrap().unwrap();
+        assert_eq!(&s1.buf, b"abcdefghijk");
+        assert_eq!(s1.own, 0..8);
+        assert!(!s1.eof);
+        let s2 = r.next_segment(100).unwrap().unwrap();
+        assert_eq!(&s2.buf, b"ghijklmnopqrst");
+        assert_eq!(s2.base, 6);
+        assert_eq!(s2.own, 2..14);
+        assert!(s2.eof);
+        assert!(r.next_segment(8).unwrap().is_none());
+    }
+
+    #[test]
+    fn every_byte_owned_once() {
+        let data: Vec<u8> = (0..1000u32).map(|i| (i % 251) as u8).collect();
+        for size in [1, 2, 7, 64, 999, 1000, 5000] {
+            let mut r = Roll::new(&data[..], 5, 9);
+            let mut next = 0u64;
+            while let Some(s) = r.next_segment(size).unwrap() {
+                assert_eq!(s.base + s.own.start as u64, next);
+                // Context is the input's own bytes.
+                let at = s.base as usize;
+                assert_eq!(&s.buf[..], &data[at..at + s.buf.len()]);
+                next = s.base + s.own.end as u64;
+            }
+            assert_eq!(next, 1000, "size {size}");
+        }
+    }
+}

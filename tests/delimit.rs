@@ -1,0 +1,432 @@
+//! Delimiting in context, as a table of named cases grouped by rule:
+//! each input and the URLs urlx must print for it (valid hits, as
+//! written). The spec examples come first, each naming its source.
+
+use std::collections::HashSet;
+
+use urlx::{Context, Extractor, Hit};
+
+/// (name, input, expected URLs)
+type Case = (&'static str, &'static str, &'static [&'static str]);
+
+const SPEC: &[Case] = &[
+    (
+        // draft-fielding-url-syntax-05, Appendix E.
+        "url_syntax_05_appendix_e",
+        "Yes, Jim, I found it under \"http://www.w3.org/pub/WWW/\",\n\
+         but you can probably pick it up from <ftp://ds.internic.\n\
+         net/rfc/>.  Note the warning in <http://ds.internic.net/\n\
+         instructions/overview.html#WARNING>.",
+        &[
+            "http://www.w3.org/pub/WWW/",
+            "ftp://ds.internic.net/rfc/",
+            "http://ds.internic.net/instructions/overview.html#WARNING",
+        ],
+    ),
+    (
+        // RFC 3986 Appendix C (the final form of 2396bis Appendix E,
+        // whose flattened copy lost the bracketed text), indented as in
+        // the RFC.
+        "rfc3986_appendix_c",
+        "      Yes, Jim, I found it under \"http://www.w3.org/Addressing/\",\n      \
+         but you can probably pick it up from <ftp://foo.example.\n      \
+         com/rfc/>.  Note the warning in <http://www.ics.uci.edu/pub/\n      \
+         ietf/uri/historical.html#WARNING>.\n",
+        &[
+            "http://www.w3.org/Addressing/",
+            "ftp://foo.example.com/rfc/",
+            "http://www.ics.uci.edu/pub/ietf/uri/historical.html#WARNING",
+        ],
+    ),
+    (
+        // RFC 1738 appendix (English, corpora/text/rfc1738.txt l. 1222):
+        // <URL:...> broken inside the host and after `;`.
+        "rfc1738_appendix_en",
+        "      Yes, Jim, I found it under <URL:ftp://info.cern.ch/pub/www/doc;\n      \
+         type=d> but you can probably pick it up from <URL:ftp://ds.in\n      \
+         ternic.net/rfc>.  Note the warning in <URL:http://ds.internic.\n      \
+         net/instructions/overview.html#WARNING>.\n",
+        &[
+            "ftp://info.cern.ch/pub/www/doc;type=d",
+            "ftp://ds.internic.net/rfc",
+            "http://ds.internic.net/instructions/overview.html#WARNING",
+        ],
+    ),
+    (
+        // RFC 1738 appendix, Chinese translation (spec/rfc1738-zh.txt).
+        "rfc1738_appendix_zh",
+        "是的,Jim,我发现它在<URL:ftp://info.cern.ch/pub/www/doc;type=d>上,但是你可\n\
+         能能够从<URL:ftp://ds.internic.net/rfc>那儿获得它。请注意\n\
+         <URL:http://ds.internic.net/instructions/overview.html#WARNING>上的警告。",
+        &[
+            "ftp://info.cern.ch/pub/www/doc;type=d",
+            "ftp://ds.internic.net/rfc",
+            "http://ds.internic.net/instructions/overview.html#WARNING",
+        ],
+    ),
+    (
+        // RFC 1738 reference [2]: a <URL:...> wrapped before a `/`.
+        "rfc1738_reference_wrapped",
+        "       University of Minnesota, July 1993.\n       \
+         <URL:ftp://boombox.micro.umn.edu/pub/gopher/gopher_protocol\n       \
+         /Gopher+/Gopher+.txt>\n",
+        &[
+            "ftp://boombox.micro.umn.edu/pub/gopher/gopher_protocol/Gopher+/Gopher+.txt",
+        ],
+    ),
+    (
+        // rfc1738-zh.txt section 3.1: `< ` then a line break, then URL:.
+        "rfc1738_zh_userinfo_examples",
+        "例如:<URL:ftp://@host.com/>的用户名为空并且没有密码,< \n\
+         URL:ftp://host.com/>没有用户名,而<URL:ftp://foo:@host.com/>的用户名是“foo”",
+        &["ftp://@host.com/", "ftp://host.com/", "ftp://foo:@host.com/"],
+    ),
+    (
+        // rfc1738-zh.txt line 59: a URL right after CJK text and before
+        // an ideographic full stop.
+        "rfc1738_zh_url_prefix_in_cjk",
+        "在URL:http://www.acl.lanl.gov/URI/archive/uri-archive.index.html。",
+        &["http://www.acl.lanl.gov/URI/archive/uri-archive.index.html"],
+    ),
+    (
+        // rfc1738-zh.txt section 3.6.
+        "rfc1738_news_star",
+        "(例如:<URL:news:*>),那么",
+        &["news:*"],
+    ),
+    (
+        // draft-ietf-dnsind-iana-dns-00 (corpora/text): hyphen break.
+        "iana_dns_hyphen_break_in_angle",
+        "   IANA DNS OpCode assignments are shown at <ftp://ftp.isi.edu/in-\n   \
+         notes/iana/assignments/dns-parameters>.\n",
+        &["ftp://ftp.isi.edu/in-notes/iana/assignments/dns-parameters"],
+    ),
+];
+
+const RULES: &[Case] = &[
+    // Rule 1-2: where a URL starts.
+    ("bare_http", "see http://a.example/x now", &["http://a.example/x"]),
+    ("scheme_case_kept", "HTTP://A.example/", &["HTTP://A.example/"]),
+    ("scheme_in_word", "xhttp://a.example/", &["xhttp://a.example/"]),
+    ("scheme_after_digit", "1http://a.example/", &[]),
+    ("scheme_after_cjk", "在http://a.example/x。", &["http://a.example/x"]),
+    ("time_is_not_url", "Note: 10:30", &[]),
+    ("path_sep_is_not_url", "use std::vec; C:\\dir and c:/dir", &[]),
+    ("subject_is_not_url", "Re: subject\nSubject: Re: x", &[]),
+    ("unknown_opaque_scheme", "foo:bar and note:x", &[]),
+    (
+        "mailto",
+        "write to mailto:joe@example.com.",
+        &["mailto:joe@example.com"],
+    ),
+    ("news", "in news:comp.lang.c, see", &["news:comp.lang.c"]),
+    ("urn", "urn:isbn:0451450523", &["urn:isbn:0451450523"]),
+    ("tel", "call tel:+1-816-555-1212!", &["tel:+1-816-555-1212"]),
+    ("opaque_then_space", "news: today and mailto: nobody", &[]),
+    ("scheme_alone", "http:// and https://", &[]),
+    (
+        "two_urls_touching_comma",
+        "http://a.example/,http://b.example/",
+        &["http://a.example/,http://b.example/"],
+    ),
+    // Rule 3: wrappers are not part of the URL.
+    ("angle", "<http://a.example/x>", &["http://a.example/x"]),
+    ("angle_url_prefix", "<URL:http://a.example/x>", &["http://a.example/x"]),
+    (
+        "angle_url_prefix_space",
+        "<URL: http://a.example/x >",
+        &["http://a.example/x"],
+    ),
+    (
+        "angle_url_prefix_lower",
+        "<url:http://a.example/x>",
+        &["http://a.example/x"],
+    ),
+    ("url_prefix_bare", "URL:http://a.example/x.", &["http://a.example/x"]),
+    (
+        "url_prefix_bare_space",
+        "URL: http://a.example/x",
+        &["http://a.example/x"],
+    ),
+    ("double_quotes", "\"http://a.example/x\"", &["http://a.example/x"]),
+    ("single_quotes", "'http://a.example/x'", &["http://a.example/x"]),
+    (
+        "single_quote_inside_kept",
+        "http://a.example/it's",
+        &["http://a.example/it's"],
+    ),
+    ("typographic_quotes", "“http://a.example/x”", &["http://a.example/x"]),
+    ("guillemets", "«http://a.example/x»", &["http://a.example/x"]),
+    ("square_brackets", "[http://a.example/x]", &["http://a.example/x"]),
+    ("braces", "{http://a.example/x}", &["http://a.example/x"]),
+    ("parens", "(http://a.example/x)", &["http://a.example/x"]),
+    ("parens_then_text", "(http://a.example/x)and", &["http://a.example/x"]),
+    ("markdown", "[text](http://a.example/x \"t\")", &["http://a.example/x"]),
+    (
+        "markdown_parens",
+        "[w](http://en.wikipedia.org/wiki/Foo_(bar))",
+        &["http://en.wikipedia.org/wiki/Foo_(bar)"],
+    ),
+    (
+        "href",
+        "<a href=\"http://a.example/x?a=1&b=2\">x</a>",
+        &["http://a.example/x?a=1&b=2"],
+    ),
+    ("href_single", "<a HREF='http://a.example/x'>", &["http://a.example/x"]),
+    (
+        "fragment_inside_wrapper",
+        "<http://a.example/x#frag>",
+        &["http://a.example/x#frag"],
+    ),
+    ("angle_not_url", "<john@example.com> <Re: x> <news: y>", &[]),
+    (
+        "angle_unclosed",
+        "a <http://a.example/x and more",
+        &["http://a.example/x"],
+    ),
+    (
+        "angle_blank_line",
+        "<http://a.example/x\n\nnext>",
+        &["http://a.example/x"],
+    ),
+    // Rule 4: whitespace inside angle brackets.
+    (
+        "angle_wrapped_indent",
+        "<http://a.example/very/\n\t  long/path>",
+        &["http://a.example/very/long/path"],
+    ),
+    (
+        "angle_wrapped_crlf",
+        "<http://a.example/very/\r\n  long/path>",
+        &["http://a.example/very/long/path"],
+    ),
+    (
+        "angle_leading_newline",
+        "<\nhttp://a.example/x>",
+        &["http://a.example/x"],
+    ),
+    // Rule 5: the end of a bare URL.
+    ("ends_at_space", "http://a.example/x y", &["http://a.example/x"]),
+    ("ends_at_tab", "http://a.example/x\ty", &["http://a.example/x"]),
+    ("ends_at_lt", "http://a.example/x<y", &["http://a.example/x"]),
+    ("ends_at_pipe", "http://a.example/x|y", &["http://a.example/x"]),
+    ("ends_at_backslash", "http://a.example/x\\y", &["http://a.example/x"]),
+    ("ends_at_caret", "http://a.example/x^y", &["http://a.example/x"]),
+    ("ends_at_backquote", "`http://a.example/x`", &["http://a.example/x"]),
+    ("ends_at_control", "http://a.example/x\x1b[0m", &["http://a.example/x"]),
+    ("ends_at_cjk_comma", "http://a.example/x、y", &["http://a.example/x"]),
+    (
+        "ends_at_fullwidth_paren",
+        "（http://a.example/x）",
+        &["http://a.example/x"],
+    ),
+    ("ends_at_nbsp", "http://a.example/x\u{a0}y", &["http://a.example/x"]),
+    (
+        "iri_letters_kept",
+        "https://de.wikipedia.org/wiki/Straße.",
+        &["https://de.wikipedia.org/wiki/Straße"],
+    ),
+    ("iri_host", "http://例え.jp/", &["http://例え.jp/"]),
+    ("trailing_period", "http://a.example/x.", &["http://a.example/x"]),
+    ("trailing_many", "http://a.example/x?!.", &["http://a.example/x"]),
+    ("trailing_colon", "http://a.example/x:", &["http://a.example/x"]),
+    ("trailing_ellipsis", "http://a.example/x...", &["http://a.example/x"]),
+    (
+        "inner_period_kept",
+        "http://a.example/x.html",
+        &["http://a.example/x.html"],
+    ),
+    (
+        "query_kept",
+        "http://a.example/?q=a,b;c",
+        &["http://a.example/?q=a,b;c"],
+    ),
+    (
+        "wikipedia_parens",
+        "http://en.wikipedia.org/wiki/Foo_(bar)",
+        &["http://en.wikipedia.org/wiki/Foo_(bar)"],
+    ),
+    (
+        "wikipedia_in_parens",
+        "(see http://en.wikipedia.org/wiki/Foo_(bar)).",
+        &["http://en.wikipedia.org/wiki/Foo_(bar)"],
+    ),
+    ("unbalanced_paren", "see (http://a.example/x).", &["http://a.example/x"]),
+    ("close_paren_in_text", "http://a.example/x) y", &["http://a.example/x"]),
+    ("ipv6", "http://[::1]:8080/x", &["http://[::1]:8080/x"]),
+    (
+        "ipv6_in_brackets",
+        "[http://[2001:db8::7]/c=GB]",
+        &["http://[2001:db8::7]/c=GB"],
+    ),
+    ("percent", "http://a.example/%7Efoo", &["http://a.example/%7Efoo"]),
+    // Rule 6: hyphen line breaks.
+    (
+        "hyphen_break_bare",
+        "see http://a.example/long-\n  path/x.html for",
+        &["http://a.example/long-path/x.html"],
+    ),
+    (
+        "hyphen_break_trailing_space",
+        "http://a.example/a- \r\n b",
+        &["http://a.example/a-b"],
+    ),
+    (
+        "hyphen_at_end_of_text",
+        "http://a.example/a-\n\nNext",
+        &["http://a.example/a-"],
+    ),
+    (
+        "no_break_without_hyphen",
+        "http://a.example/a\nb",
+        &["http://a.example/a"],
+    ),
+    // Validity decides what is printed by default.
+    ("invalid_port", "http://a.example:99999/", &[]),
+    ("invalid_percent", "http://a.example/%zz", &[]),
+    ("relative_without_base", "<URL:../x.html>", &[]),
+];
+
+fn valid_urls(text: &str) -> Vec<String> {
+    let ex = Extractor::builder().build().unwrap();
+    ex.find(text.as_bytes())
+        .iter()
+        .filter(|h| h.is_valid())
+        .map(|h| h.url().to_string())
+        .collect()
+}
+
+fn hits(text: &str) -> Vec<Hit> {
+    Extractor::builder()
+        .line_numbers(true)
+        .build()
+        .unwrap()
+        .find(text.as_bytes())
+}
+
+#[test]
+fn case_names_are_unique() {
+    let mut seen = HashSet::new();
+    for (name, _, _) in SPEC.iter().chain(RULES) {
+        assert!(seen.insert(name), "duplicate case name {name}");
+    }
+}
+
+#[test]
+fn spec_examples() {
+    let mut failed = Vec::new();
+    for (name, input, want) in SPEC {
+        let got = valid_urls(input);
+        if got != *want {
+            failed.push(format!("{name}:\n  want {want:?}\n  got  {got:?}"));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+#[test]
+fn rules() {
+    let mut failed = Vec::new();
+    for (name, input, want) in RULES {
+        let got = valid_urls(input);
+        if got != *want {
+            failed.push(format!("{name}:\n  want {want:?}\n  got  {got:?}"));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+#[test]
+fn contexts() {
+    let cases: &[(&str, Context)] = &[
+        ("x http://a.example/ y", Context::Bare),
+        ("<http://a.example/>", Context::Angle),
+        ("<URL:http://a.example/>", Context::UrlPrefix),
+        ("URL: http://a.example/", Context::UrlPrefix),
+        ("\"http://a.example/\"", Context::Quote),
+        ("“http://a.example/”", Context::Quote),
+        ("(http://a.example/)", Context::Bracket),
+        ("[x](http://a.example/)", Context::Markdown),
+        ("<a href=\"http://a.example/\">", Context::Href),
+    ];
+    for (input, want) in cases {
+        let h = hits(input);
+        assert_eq!(h.len(), 1, "{input}");
+        assert_eq!(h[0].context(), *want, "{input}");
+    }
+}
+
+#[test]
+fn hyphen_break_flag_and_alternative() {
+    let h = hits("<ftp://ftp.isi.edu/in-\n   notes/iana/x>");
+    assert_eq!(h.len(), 1);
+    assert!(h[0].hyphen_break());
+    assert_eq!(h[0].url(), "ftp://ftp.isi.edu/in-notes/iana/x");
+    assert_eq!(h[0].alternative(), Some("ftp://ftp.isi.edu/innotes/iana/x"));
+    let h = hits("http://a.example/long-\n path");
+    assert!(h[0].hyphen_break());
+    assert_eq!(h[0].alternative(), Some("http://a.example/longpath"));
+    let h = hits("<http://a.example/a/\n b>");
+    assert!(!h[0].hyphen_break());
+    assert_eq!(h[0].alternative(), None);
+}
+
+#[test]
+fn offsets_lines_columns() {
+    let text = "one\n  two <http://a.example/\n x> http://b.example/";
+    let h = hits(text);
+    assert_eq!(h.len(), 2);
+    assert_eq!((h[0].line(), h[0].column()), (2, 8));
+    assert_eq!(h[0].start(), 11);
+    assert_eq!(&text[11..h[0].end() as usize], "http://a.example/\n x");
+    assert_eq!((h[1].line(), h[1].column()), (3, 5));
+    assert_eq!(
+        &text[h[1].start() as usize..h[1].end() as usize],
+        "http://b.example/"
+    );
+}
+
+#[test]
+fn invalid_hits_have_reasons() {
+    let h = hits("http:// and http://a.example:99999/ and <URL:x/y>");
+    assert_eq!(h.len(), 3);
+    for hit in &h {
+        assert!(!hit.is_valid(), "{}", hit.url());
+        assert!(!hit.errors().is_empty());
+        assert_eq!(hit.resolved(), None);
+    }
+    assert_eq!(h[2].url(), "x/y");
+}
+
+#[test]
+fn relative_reference_resolves_against_base() {
+    let ex =
+        Extractor::builder().base(Some("http://a/b/c/d;p?q")).build().unwrap();
+    let h = ex.find(b"see <URL:../g> and <URL:g?y#s> and http://x/a/./b/../c");
+    let got: Vec<_> =
+        h.iter().map(|h| (h.url(), h.resolved(), h.is_valid())).collect();
+    assert_eq!(
+        got,
+        [
+            ("../g", Some("http://a/b/g"), true),
+            ("g?y#s", Some("http://a/b/c/g?y#s"), true),
+            ("http://x/a/./b/../c", Some("http://x/a/c"), true),
+        ]
+    );
+}
+
+#[test]
+fn bad_base_is_an_error() {
+    assert!(Extractor::builder().base(Some("../x")).build().is_err());
+    assert!(Extractor::builder().base(Some("http://a b/")).build().is_err());
+}
+
+#[test]
+fn max_url_len_drops_long_candidates() {
+    let long =
+        format!("http://a.example/{} http://b.example/", "x".repeat(100));
+    let ex = Extractor::builder().max_url_len(64).build().unwrap();
+    let got: Vec<_> =
+        ex.find(long.as_bytes()).iter().map(|h| h.url().to_string()).collect();
+    assert_eq!(got, ["http://b.example/"]);
+}

@@ -1,0 +1,17 @@
+//! The integration test binary (one binary, as ripgrep does): each
+//! module below is one group of tests.
+
+// Delimiting in context: Appendix E examples and every rule, by name.
+mod delimit;
+// Chunking and threads: output independent of how input is cut.
+mod chunking;
+// The command-line contract: options, exit codes, errors.
+mod cli;
+// Real samples from corpora/ against outputs checked by hand.
+mod golden;
+// RFC 3986 5.4 and the drafts' Appendix C, Appendix B components.
+mod rfc_examples;
+// 4Suite vectors (via uriparser) with expected failures.
+mod foursuite;
+// Property tests of validate and resolve.
+mod props;
