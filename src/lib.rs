@@ -87,3 +87,8 @@ pub use crate::pipeline::{
     InputInfo, Sink, Summary, Unique,
 };
 pub use crate::validate::Uri;
+
+// The README's Rust examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -37,6 +37,8 @@ pub const DEFAULT_MAX_URL_LEN: usize = 8192;
 const DEFAULT_CHUNK: usize = 1 << 20;
 const DEFAULT_BATCH: usize = 8 << 20;
 const MAX_BATCH_SEGMENTS: usize = 512;
+/// An input with a NUL byte in its first 64 KiB is binary: skipped.
+const BINARY_PROBE: usize = 64 << 10;
 
 /// An error in the extractor's configuration.
 #[derive(Debug, Clone)]
@@ -122,7 +124,9 @@ impl ExtractorBuilder {
         self
     }
 
-    /// Scan inputs that contain NUL bytes instead of skipping them.
+    /// Scan inputs that contain NUL bytes. By default an input with a NUL
+    /// byte in its first 64 KiB is skipped, and one with a NUL byte later
+    /// is scanned up to it; [`Sink::binary`] is told either way.
     pub fn binary(&mut self, yes: bool) -> &mut Self {
         self.binary = yes;
         self
@@ -229,8 +233,14 @@ pub trait Sink {
     ) -> io::Result<()>;
 
     /// The input has a NUL byte at `offset` and binary scanning is off:
-    /// nothing from `offset` on was scanned.
-    fn binary(&mut self, _input: &InputInfo, _offset: u64) -> io::Result<()> {
+    /// nothing from `offset` on was scanned, and nothing at all when
+    /// `skipped` (the NUL byte is in the first 64 KiB).
+    fn binary(
+        &mut self,
+        _input: &InputInfo,
+        _offset: u64,
+        _skipped: bool,
+    ) -> io::Result<()> {
         Ok(())
     }
 }
@@ -440,7 +450,8 @@ impl Extractor {
                             end_segment(&seg, &mut carry);
                         }
                         if let Some(at) = binary_at {
-                            sink.binary(&info, seg.base + at as u64)?;
+                            let skipped = seg.own.is_empty() && first;
+                            sink.binary(&info, seg.base + at as u64, skipped)?;
                         }
                         if seg.eof {
                             sink.end(&info, carry.hits)?;
@@ -616,7 +627,13 @@ impl Feeder<'_> {
             }
             let Some(cur) = self.current.as_mut() else { break };
             let input = cur.index;
-            match cur.roll.next_segment(size - bytes) {
+            // A first segment always holds the binary probe.
+            let want = if cur.first {
+                (size - bytes).max(BINARY_PROBE)
+            } else {
+                size - bytes
+            };
+            match cur.roll.next_segment(want) {
                 Ok(Some(mut seg)) => {
                     let first = cur.first;
                     cur.first = false;
@@ -642,12 +659,14 @@ impl Feeder<'_> {
     }
 }
 
-/// Binary input: a NUL byte in the first segment skips the whole input;
-/// a later one ends it there. Returns the NUL's offset in the buffer.
+/// Binary input: a NUL byte in the first [`BINARY_PROBE`] bytes skips
+/// the whole input; a later one ends it there. Returns the NUL's offset
+/// in the buffer.
 fn cut_at_nul(seg: &mut Segment, first: bool) -> Option<usize> {
     let p = memchr::memchr(0, &seg.buf[seg.own.clone()])?;
     let at = seg.own.start + p;
-    seg.own.end = if first { seg.own.start } else { at };
+    let probe = first && p < BINARY_PROBE;
+    seg.own.end = if probe { seg.own.start } else { at };
     seg.eof = true;
     Some(at)
 }

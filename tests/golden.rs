@@ -73,7 +73,11 @@ fn golden_samples() {
             let mut diff = String::new();
             for (i, (w, g)) in want.lines().zip(got.lines()).enumerate() {
                 if w != g {
-                    let _ = writeln!(diff, "  line {}:\n   want {w}\n   got  {g}", i + 1);
+                    let _ = writeln!(
+                        diff,
+                        "  line {}:\n   want {w}\n   got  {g}",
+                        i + 1
+                    );
                     break;
                 }
             }

@@ -80,8 +80,10 @@ pub struct Args {
     #[arg(short = '0', long)]
     pub null: bool,
 
-    /// Search binary files (files with NUL bytes) too; by default a file
-    /// is searched up to its first NUL byte and a note is printed.
+    /// Search binary files too. By default a file with a NUL byte in its
+    /// first 64 KiB is skipped, and one with a NUL byte further on is
+    /// searched up to it; either way a note goes to stderr for files
+    /// named on the command line.
     #[arg(short = 'a', long = "text")]
     pub text: bool,
 

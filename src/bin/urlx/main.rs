@@ -72,12 +72,18 @@ impl<W: Write> Sink for CliSink<W> {
         Ok(())
     }
 
-    fn binary(&mut self, input: &InputInfo, offset: u64) -> io::Result<()> {
+    fn binary(
+        &mut self,
+        input: &InputInfo,
+        offset: u64,
+        skipped: bool,
+    ) -> io::Result<()> {
         let explicit = self.explicit.borrow();
         if Inputs::was_explicit(&explicit, input.index) {
+            let what = if skipped { "skipped" } else { "searched up to it" };
             eprintln!(
-                "urlx: {}: binary file (NUL byte at offset {offset}); \
-                 the rest was not searched (use -a to search it)",
+                "urlx: {}: binary file (NUL byte at offset {offset}), {what}; \
+                 use -a to search it",
                 escape_for_terminal(&input.name)
             );
         }
