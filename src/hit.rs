@@ -103,7 +103,10 @@ pub struct Hit {
     pub(crate) hyphen_break: bool,
     pub(crate) alternative: Option<String>,
     pub(crate) errors: Vec<String>,
+    /// The resolved form when it differs from `url`.
     pub(crate) resolved: Option<String>,
+    /// The resolved form is `url` itself (no dot segments to remove).
+    pub(crate) resolved_is_url: bool,
 }
 
 impl Hit {
@@ -174,6 +177,9 @@ impl Hit {
     /// removed, or the relative reference resolved against the base.
     /// `None` when it could not be resolved.
     pub fn resolved(&self) -> Option<&str> {
+        if self.resolved_is_url {
+            return Some(&self.url);
+        }
         self.resolved.as_deref()
     }
 }

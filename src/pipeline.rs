@@ -497,10 +497,14 @@ impl Extractor {
             errors.push("nothing after the scheme and `//`".to_string());
         }
         let mut resolved = None;
+        let mut resolved_is_url = false;
         let mut scheme = uri.scheme().map(str::to_string);
         if uri.is_absolute() {
-            if errors.is_empty() {
+            if !errors.is_empty() {
+            } else if has_dot_segment(uri.path()) {
                 resolved = Some(normalize_dots(&uri));
+            } else {
+                resolved_is_url = true;
             }
         } else if let Some(ref b) = self.config.base {
             let base = Uri::parse(b);
@@ -530,6 +534,7 @@ impl Extractor {
             alternative: c.alternative.clone(),
             errors,
             resolved,
+            resolved_is_url,
             url,
         })
     }
@@ -669,6 +674,12 @@ fn cut_at_nul(seg: &mut Segment, first: bool) -> Option<usize> {
     seg.own.end = if probe { seg.own.start } else { at };
     seg.eof = true;
     Some(at)
+}
+
+/// Whether a path has a `.` or `..` segment (RFC 3986 5.2.4 would
+/// change it).
+fn has_dot_segment(path: &str) -> bool {
+    path.split('/').any(|seg| seg == "." || seg == "..")
 }
 
 /// Cut `own` into chunks of about `size` bytes (at least one chunk, even

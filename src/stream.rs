@@ -72,20 +72,16 @@ impl<R: Read> Roll<R> {
         buf.reserve(want.saturating_sub(buf.len()));
         let mut eof = false;
         while buf.len() < want {
-            let old = buf.len();
-            buf.resize(want, 0);
-            match self.reader.read(&mut buf[old..]) {
+            // `take` + `read_to_end` fills spare capacity without zeroing.
+            let limit = (want - buf.len()) as u64;
+            match self.reader.by_ref().take(limit).read_to_end(&mut buf) {
                 Ok(0) => {
-                    buf.truncate(old);
                     eof = true;
                     break;
                 }
-                Ok(n) => buf.truncate(old + n),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {
-                    buf.truncate(old);
-                }
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => {
-                    buf.truncate(old);
                     self.eof = true;
                     return Err(e);
                 }
