@@ -319,7 +319,8 @@ fn angle(
     max_len: usize,
     context: Context,
 ) -> Option<Candidate> {
-    let limit = hay.len().min(start.saturating_add(max_len));
+    // The closing `>` may sit just past a URL of exactly `max_len`.
+    let limit = hay.len().min(start.saturating_add(max_len + 1));
     let mut text = Vec::new();
     let mut breaks = Vec::new(); // offsets in `text` of a `-` at a break
     let mut changed = false;

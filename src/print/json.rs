@@ -40,6 +40,29 @@ pub(crate) fn write_hit<W: Write>(
     input: &InputInfo,
     hit: &Hit,
 ) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, &hit_object(input, hit))?;
+    let line = serde_json::to_string(&hit_object(input, hit))?;
+    out.write_all(escape_invisible(&line).as_bytes())?;
     out.write_all(b"\n")
+}
+
+/// serde_json escapes control characters but writes bidi overrides and
+/// zero-width characters raw; escape them as `\uXXXX` so JSON output is
+/// as safe on a terminal as the plain output, and still exact.
+fn escape_invisible(json: &str) -> std::borrow::Cow<'_, str> {
+    if !json.chars().any(is_invisible) {
+        return std::borrow::Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 12);
+    for c in json.chars() {
+        if is_invisible(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+fn is_invisible(c: char) -> bool {
+    super::sanitize::is_unsafe(c) && !c.is_ascii()
 }

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::fmt::Write;
 
 /// Whether `c` must not reach a terminal raw.
-fn unsafe_char(c: char) -> bool {
+pub(crate) fn is_unsafe(c: char) -> bool {
     c.is_control()
         || matches!(c,
             '\u{200B}'..='\u{200F}' // zero-width, LRM, RLM
@@ -19,12 +19,12 @@ fn unsafe_char(c: char) -> bool {
 /// `s` with every unsafe character replaced by the percent-encoding of
 /// its UTF-8 bytes (`\x1b` becomes `%1B`). Borrowed when nothing changes.
 pub fn escape_for_terminal(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(unsafe_char) {
+    if !s.chars().any(is_unsafe) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
-        if unsafe_char(c) {
+        if is_unsafe(c) {
             let mut b = [0; 4];
             for byte in c.encode_utf8(&mut b).bytes() {
                 let _ = write!(out, "%{byte:02X}");

@@ -171,7 +171,13 @@ fn run_resolve(args: ResolveArgs) -> anyhow::Result<u8> {
     let mut code = 0;
     for r in &args.refs {
         let reference = urlx::Uri::parse(r);
-        if let Some(e) = reference.errors().first() {
+        // A scheme's own rule (http needs a host) does not stop
+        // resolution: RFC 3986 5.4.2 resolves `http:g` to `http:g`.
+        let generic = reference
+            .errors()
+            .into_iter()
+            .find(|e| e.kind() != urlx::validate::ErrorKind::MissingHost);
+        if let Some(e) = generic {
             eprintln!(
                 "urlx: reference {:?} is invalid: {e}",
                 escape_for_terminal(r)
