@@ -305,7 +305,7 @@ fn url_prefix_angle(
         return None; // a bare `URL:` prefix; the URL after it triggers
     }
     let mut content = colon + 1;
-    while content < hay.len() && is_ws(hay[content]) {
+    while content < hay.len() && content - colon <= 64 && is_ws(hay[content]) {
         content += 1;
     }
     angle(hay, content, colon, max_len, Context::UrlPrefix)
@@ -364,8 +364,22 @@ fn angle(
         end_of_text = i;
         newline_run = false;
     }
+    if i >= limit && start.saturating_add(max_len + 1) <= hay.len() {
+        // Still inside what looks like a wrapper at the length limit:
+        // too long, dropped (a bare reading would cut it at a line end).
+        return Some(Candidate {
+            trigger,
+            start,
+            end: limit,
+            resume: limit,
+            context,
+            cleaned: None,
+            alternative: None,
+            too_long: true,
+        });
+    }
     if i >= limit || text.is_empty() {
-        return None; // no closing `>` in reach: not a wrapper
+        return None; // no closing `>` before the end: not a wrapper
     }
     // `breaks` only holds hyphens followed by more text.
     breaks.retain(|&p| p + 1 < text.len());

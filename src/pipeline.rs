@@ -368,6 +368,7 @@ impl Extractor {
             current: None,
             lookahead: cfg.max_url_len + LOOKAHEAD_SLACK,
             binary: cfg.binary,
+            pool: Vec::new(),
         };
         let mut carry = Carry::default();
         let mut summary = Summary::default();
@@ -377,7 +378,6 @@ impl Extractor {
             if batch.is_empty() {
                 break;
             }
-            let names = &feeder.names;
             // Scan every chunk of the batch in parallel.
             let jobs: Vec<(usize, Range<usize>)> = batch
                 .iter()
@@ -410,7 +410,7 @@ impl Extractor {
                         summary.errors += 1;
                         let info = InputInfo {
                             index: input,
-                            name: names[input].clone(),
+                            name: feeder.names[input].clone(),
                         };
                         if active == Some(input) {
                             sink.end(&info, carry.hits)?;
@@ -421,7 +421,7 @@ impl Extractor {
                     Item::Data { input, seg, first, binary_at } => {
                         let info = InputInfo {
                             index: input,
-                            name: names[input].clone(),
+                            name: feeder.names[input].clone(),
                         };
                         if first {
                             carry = Carry::default();
@@ -457,6 +457,7 @@ impl Extractor {
                             sink.end(&info, carry.hits)?;
                             active = None;
                         }
+                        feeder.recycle(seg.buf);
                     }
                 }
             }
@@ -606,9 +607,18 @@ struct Feeder<'i> {
     current: Option<Current>,
     lookahead: usize,
     binary: bool,
+    /// Buffers of finished segments, for reuse.
+    pool: Vec<Vec<u8>>,
 }
 
 impl Feeder<'_> {
+    /// Keep a large buffer for reuse (a few at most).
+    fn recycle(&mut self, buf: Vec<u8>) {
+        if buf.capacity() >= 1 << 20 && self.pool.len() < 4 {
+            self.pool.push(buf);
+        }
+    }
+
     /// The next batch: segments owning about `size` bytes in all (or up
     /// to `MAX_BATCH_SEGMENTS` small inputs); empty at the end.
     fn batch(&mut self, size: usize) -> Vec<Item> {
@@ -638,7 +648,8 @@ impl Feeder<'_> {
             } else {
                 size - bytes
             };
-            match cur.roll.next_segment(want) {
+            let spare = self.pool.pop().unwrap_or_default();
+            match cur.roll.next_segment(want, spare) {
                 Ok(Some(mut seg)) => {
                     let first = cur.first;
                     cur.first = false;

@@ -59,17 +59,23 @@ impl<R: Read> Roll<R> {
 
     /// The next segment, owning about `size` bytes; `None` after the one
     /// marked `eof`.
+    ///
+    /// `spare` is a buffer to fill (its contents are dropped): passing
+    /// back the buffers of finished segments saves the page faults of
+    /// fresh memory on every segment.
     pub fn next_segment(
         &mut self,
         size: usize,
+        spare: Vec<u8>,
     ) -> io::Result<Option<Segment>> {
         if self.eof {
             return Ok(None);
         }
         let size = size.max(1);
         let want = self.own_start + size + self.lookahead;
-        let mut buf = std::mem::take(&mut self.carry);
-        buf.reserve(want.saturating_sub(buf.len()));
+        let mut buf = spare;
+        buf.clear();
+        buf.extend_from_slice(&self.carry);
         let mut eof = false;
         while buf.len() < want {
             // `take` + `read_to_end` fills spare capacity without zeroing.
@@ -92,7 +98,8 @@ impl<R: Read> Roll<R> {
         let base = self.carry_base;
         if !eof {
             let keep = own_end.saturating_sub(self.lookback);
-            self.carry = buf[keep..].to_vec();
+            self.carry.clear();
+            self.carry.extend_from_slice(&buf[keep..]);
             self.carry_base = base + keep as u64;
             self.own_start = own_end - keep;
         }
@@ -108,16 +115,16 @@ mod tests {
     #[test]
     fn doc_example() {
         let mut r = Roll::new(&b"abcdefghijklmnopqrst"[..], 2, 3);
-        let s1 = r.next_segment(8).unwrap().unwrap();
+        let s1 = r.next_segment(8, Vec::new()).unwrap().unwrap();
         assert_eq!(&s1.buf, b"abcdefghijk");
         assert_eq!(s1.own, 0..8);
         assert!(!s1.eof);
-        let s2 = r.next_segment(100).unwrap().unwrap();
+        let s2 = r.next_segment(100, Vec::new()).unwrap().unwrap();
         assert_eq!(&s2.buf, b"ghijklmnopqrst");
         assert_eq!(s2.base, 6);
         assert_eq!(s2.own, 2..14);
         assert!(s2.eof);
-        assert!(r.next_segment(8).unwrap().is_none());
+        assert!(r.next_segment(8, Vec::new()).unwrap().is_none());
     }
 
     #[test]
@@ -126,7 +133,7 @@ mod tests {
         for size in [1, 2, 7, 64, 999, 1000, 5000] {
             let mut r = Roll::new(&data[..], 5, 9);
             let mut next = 0u64;
-            while let Some(s) = r.next_segment(size).unwrap() {
+            while let Some(s) = r.next_segment(size, Vec::new()).unwrap() {
                 assert_eq!(s.base + s.own.start as u64, next);
                 // Context is the input's own bytes.
                 let at = s.base as usize;

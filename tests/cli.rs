@@ -1,1 +1,1203 @@
-//! placeholder
+//! The command-line contract of the `urlx` binary, one group per
+//! behaviour: inputs and file names, position prefixes, output modes and
+//! filters, JSON Lines, exit statuses and errors, `urlx resolve`,
+//! threads, broken pipes, binary files and terminal safety. Every test
+//! runs the real binary and asserts its exact output and exit status.
+
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+use tempfile::TempDir;
+
+const BIN: &str = env!("CARGO_BIN_EXE_urlx");
+
+/// The bundled corpora.
+fn corpora() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora")
+}
+
+/// What one run of the binary produced.
+struct Run {
+    code: Option<i32>,
+    stdout: Vec<u8>,
+    stderr: String,
+}
+
+impl Run {
+    fn out(&self) -> String {
+        String::from_utf8(self.stdout.clone()).expect("stdout is UTF-8")
+    }
+
+    /// Exact stdout and exit status.
+    #[track_caller]
+    fn expect(&self, stdout: &str, code: i32) {
+        assert_eq!(self.out(), stdout, "stdout (stderr: {:?})", self.stderr);
+        assert_eq!(
+            self.code,
+            Some(code),
+            "status (stderr: {:?})",
+            self.stderr
+        );
+    }
+
+    /// Exact stdout and exit status, and nothing on stderr.
+    #[track_caller]
+    fn expect_quiet(&self, stdout: &str, code: i32) {
+        self.expect(stdout, code);
+        assert_eq!(self.stderr, "", "stderr");
+    }
+
+    /// The stdout as JSON Lines.
+    fn json(&self) -> Vec<Value> {
+        self.out()
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+            .collect()
+    }
+}
+
+/// Run `urlx args` in `dir` (when given) with `stdin` (when given; else
+/// no standard input at all).
+fn urlx_in(dir: Option<&Path>, args: &[&str], stdin: Option<&[u8]>) -> Run {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(dir) = dir {
+        cmd.current_dir(dir);
+    }
+    let mut child = cmd.spawn().expect("urlx starts");
+    let writer = stdin.map(|bytes| {
+        let mut pipe = child.stdin.take().unwrap();
+        let bytes = bytes.to_vec();
+        // The child may exit without reading: ignore write errors.
+        std::thread::spawn(move || {
+            let _ = pipe.write_all(&bytes);
+        })
+    });
+    let output = child.wait_with_output().expect("urlx runs");
+    if let Some(w) = writer {
+        w.join().unwrap();
+    }
+    Run {
+        code: output.status.code(),
+        stdout: output.stdout,
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// Run `urlx args` with `stdin` as standard input.
+fn urlx_stdin(args: &[&str], stdin: &str) -> Run {
+    urlx_in(None, args, Some(stdin.as_bytes()))
+}
+
+/// Run `urlx args` in `dir`, no standard input.
+fn urlx_at(dir: &Path, args: &[&str]) -> Run {
+    urlx_in(Some(dir), args, None)
+}
+
+/// A temporary directory holding `files` (paths with `/` create
+/// directories), created in the order given.
+fn tree(files: &[(&str, &[u8])]) -> TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, bytes) in files {
+        let path = dir.path().join(name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, bytes).unwrap();
+    }
+    dir
+}
+
+/// Two URLs on two lines, one with nothing, one with a mailto.
+fn abc() -> TempDir {
+    tree(&[
+        ("a.txt", b"see http://a.example/x and\nhttps://b.example/y?q=1#f\n"),
+        ("b.txt", b"nothing here\n"),
+        ("c.txt", b"x <URL:mailto:j@c.example> "),
+    ])
+}
+
+const A_URLS: &str = "http://a.example/x\nhttps://b.example/y?q=1#f\n";
+
+mod inputs {
+    use super::*;
+
+    #[test]
+    fn stdin_is_read_when_no_path_is_given() {
+        let input = "see http://a.example/x and\nhttps://b.example/y?q=1#f\n";
+        urlx_stdin(&[], input).expect_quiet(A_URLS, 0);
+    }
+
+    #[test]
+    fn dash_is_stdin() {
+        let input = "see http://a.example/x and\nhttps://b.example/y?q=1#f\n";
+        urlx_stdin(&["-"], input).expect_quiet(A_URLS, 0);
+    }
+
+    #[test]
+    fn empty_stdin_finds_nothing() {
+        urlx_stdin(&[], "").expect_quiet("", 1);
+    }
+
+    #[test]
+    fn dash_among_files_is_named_stdin() {
+        let d = abc();
+        let r = urlx_in(
+            Some(d.path()),
+            &["c.txt", "-", "a.txt"],
+            Some(b"go to http://in.example/\n"),
+        );
+        r.expect_quiet(
+            "c.txt:mailto:j@c.example\n\
+             <stdin>:http://in.example/\n\
+             a.txt:http://a.example/x\n\
+             a.txt:https://b.example/y?q=1#f\n",
+            0,
+        );
+    }
+
+    #[test]
+    fn one_file_is_printed_without_its_name() {
+        let d = abc();
+        urlx_at(d.path(), &["a.txt"]).expect_quiet(A_URLS, 0);
+    }
+
+    #[test]
+    fn several_files_prefix_each_url_with_the_file_name() {
+        let d = abc();
+        urlx_at(d.path(), &["a.txt", "b.txt", "c.txt"]).expect_quiet(
+            "a.txt:http://a.example/x\n\
+             a.txt:https://b.example/y?q=1#f\n\
+             c.txt:mailto:j@c.example\n",
+            0,
+        );
+    }
+
+    #[test]
+    fn files_are_searched_in_command_line_order() {
+        let d = abc();
+        urlx_at(d.path(), &["c.txt", "a.txt"]).expect_quiet(
+            "c.txt:mailto:j@c.example\n\
+             a.txt:http://a.example/x\n\
+             a.txt:https://b.example/y?q=1#f\n",
+            0,
+        );
+    }
+
+    #[test]
+    fn no_filename_drops_the_prefix_with_several_files() {
+        let d = abc();
+        urlx_at(d.path(), &["--no-filename", "a.txt", "c.txt"]).expect_quiet(
+            "http://a.example/x\n\
+             https://b.example/y?q=1#f\n\
+             mailto:j@c.example\n",
+            0,
+        );
+    }
+
+    #[test]
+    fn with_filename_prefixes_a_single_file() {
+        let d = abc();
+        urlx_at(d.path(), &["-H", "a.txt"]).expect_quiet(
+            "a.txt:http://a.example/x\na.txt:https://b.example/y?q=1#f\n",
+            0,
+        );
+    }
+
+    #[test]
+    fn with_filename_names_stdin() {
+        urlx_stdin(&["-H"], "http://in.example/\n")
+            .expect_quiet("<stdin>:http://in.example/\n", 0);
+    }
+
+    #[test]
+    fn last_of_h_and_no_filename_wins() {
+        let d = abc();
+        urlx_at(d.path(), &["-H", "--no-filename", "c.txt"])
+            .expect_quiet("mailto:j@c.example\n", 0);
+        urlx_at(d.path(), &["--no-filename", "-H", "c.txt"])
+            .expect_quiet("c.txt:mailto:j@c.example\n", 0);
+    }
+
+    #[test]
+    fn directory_is_walked_recursively_in_sorted_order() {
+        // Created in an order that differs from the sorted one, with
+        // nested directories between files.
+        let d = tree(&[
+            ("top/z.txt", b"http://z.example/\n"),
+            ("top/m/y.txt", b"http://m-y.example/\n"),
+            ("top/m/b/x.txt", b"http://m-b-x.example/\n"),
+            ("top/m/a.txt", b"http://m-a.example/\n"),
+            ("top/B.txt", b"http://upper-b.example/\n"),
+            ("top/a.txt", b"http://a.example/\n"),
+            ("top/a/deep/d.txt", b"http://a-deep-d.example/\n"),
+            ("top/empty.txt", b""),
+        ]);
+        fs::create_dir(d.path().join("top/emptydir")).unwrap();
+        urlx_at(d.path(), &["top"]).expect_quiet(
+            "top/B.txt:http://upper-b.example/\n\
+             top/a/deep/d.txt:http://a-deep-d.example/\n\
+             top/a.txt:http://a.example/\n\
+             top/m/a.txt:http://m-a.example/\n\
+             top/m/b/x.txt:http://m-b-x.example/\n\
+             top/m/y.txt:http://m-y.example/\n\
+             top/z.txt:http://z.example/\n",
+            0,
+        );
+    }
+
+    #[test]
+    fn a_directory_alone_prints_file_names() {
+        let d = tree(&[("dir/only.txt", b"http://only.example/\n")]);
+        urlx_at(d.path(), &["dir"])
+            .expect_quiet("dir/only.txt:http://only.example/\n", 0);
+        urlx_at(d.path(), &["--no-filename", "dir"])
+            .expect_quiet("http://only.example/\n", 0);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_inside_a_directory_are_not_followed() {
+        let d = tree(&[
+            ("dir/real.txt", b"http://real.example/\n"),
+            ("elsewhere/f.txt", b"http://elsewhere.example/\n"),
+        ]);
+        let dir = d.path().join("dir");
+        std::os::unix::fs::symlink(d.path().join("elsewhere"), dir.join("l"))
+            .unwrap();
+        std::os::unix::fs::symlink(dir.join("real.txt"), dir.join("s.txt"))
+            .unwrap();
+        urlx_at(d.path(), &["dir"])
+            .expect_quiet("dir/real.txt:http://real.example/\n", 0);
+        // A symbolic link named on the command line is followed.
+        urlx_at(d.path(), &["dir/s.txt"])
+            .expect_quiet("http://real.example/\n", 0);
+    }
+}
+
+mod positions {
+    use super::*;
+
+    /// Line 1 is empty of URLs; two 2-byte letters precede the URL on
+    /// line 2; a wrapped URL starts on line 3 and ends on line 4; line 5
+    /// ends with CR LF.
+    const TEXT: &str = "l1\n\
+        \u{e9}\u{e9} http://x.example/\n\
+        <URL:http://w.example/a/\n  b> x\r\n\
+        http://crlf.example/\r\n";
+
+    #[test]
+    fn line_number_is_the_line_of_the_first_byte() {
+        urlx_stdin(&["-n"], TEXT).expect_quiet(
+            "2:http://x.example/\n\
+             3:http://w.example/a/b\n\
+             5:http://crlf.example/\n",
+            0,
+        );
+    }
+
+    #[test]
+    fn column_is_a_1_based_byte_column_and_implies_line_number() {
+        urlx_stdin(&["--column"], TEXT).expect_quiet(
+            "2:6:http://x.example/\n\
+             3:6:http://w.example/a/b\n\
+             5:1:http://crlf.example/\n",
+            0,
+        );
+    }
+
+    #[test]
+    fn byte_offset_is_0_based_from_the_start_of_the_input() {
+        urlx_stdin(&["-b"], TEXT).expect_quiet(
+            "8:http://x.example/\n\
+             31:http://w.example/a/b\n\
+             59:http://crlf.example/\n",
+            0,
+        );
+    }
+
+    #[test]
+    fn prefixes_come_in_the_order_file_line_column_offset() {
+        let d = tree(&[("t.txt", TEXT.as_bytes())]);
+        urlx_at(d.path(), &["-b", "--column", "-n", "-H", "t.txt"])
+            .expect_quiet(
+                "t.txt:2:6:8:http://x.example/\n\
+                 t.txt:3:6:31:http://w.example/a/b\n\
+                 t.txt:5:1:59:http://crlf.example/\n",
+                0,
+            );
+        urlx_at(d.path(), &["-H", "-b", "t.txt"]).expect_quiet(
+            "t.txt:8:http://x.example/\n\
+             t.txt:31:http://w.example/a/b\n\
+             t.txt:59:http://crlf.example/\n",
+            0,
+        );
+        urlx_at(d.path(), &["-n", "-b", "t.txt"]).expect_quiet(
+            "2:8:http://x.example/\n\
+             3:31:http://w.example/a/b\n\
+             5:59:http://crlf.example/\n",
+            0,
+        );
+    }
+
+    #[test]
+    fn offsets_and_lines_restart_with_each_file() {
+        let d = abc();
+        urlx_at(d.path(), &["-n", "-b", "a.txt", "c.txt", "a.txt"])
+            .expect_quiet(
+                "a.txt:1:4:http://a.example/x\n\
+                 a.txt:2:27:https://b.example/y?q=1#f\n\
+                 c.txt:1:7:mailto:j@c.example\n\
+                 a.txt:1:4:http://a.example/x\n\
+                 a.txt:2:27:https://b.example/y?q=1#f\n",
+                0,
+            );
+    }
+}
+
+mod modes {
+    use super::*;
+
+    #[test]
+    fn count_prints_file_and_count_per_input_including_zero() {
+        let d = abc();
+        urlx_at(d.path(), &["-c", "a.txt", "b.txt", "c.txt"])
+            .expect_quiet("a.txt:2\nb.txt:0\nc.txt:1\n", 0);
+    }
+
+    #[test]
+    fn count_of_one_input_is_a_bare_number() {
+        let d = abc();
+        urlx_at(d.path(), &["-c", "a.txt"]).expect_quiet("2\n", 0);
+        urlx_stdin(&["-c"], "http://a/ http://b/ http://a/\n")
+            .expect_quiet("3\n", 0);
+    }
+
+    #[test]
+    fn count_of_zero_exits_1() {
+        let d = abc();
+        urlx_at(d.path(), &["-c", "b.txt"]).expect_quiet("0\n", 1);
+        urlx_at(d.path(), &["-c", "--no-filename", "b.txt", "b.txt"])
+            .expect_quiet("0\n0\n", 1);
+    }
+
+    #[test]
+    fn count_respects_filters() {
+        let input = "http:// http://a.example/ mailto:j@x.example \
+                     http://a.example/\n";
+        urlx_stdin(&["-c"], input).expect_quiet("3\n", 0);
+        urlx_stdin(&["-c", "--invalid"], input).expect_quiet("4\n", 0);
+        urlx_stdin(&["-c", "-u"], input).expect_quiet("2\n", 0);
+        urlx_stdin(&["-c", "--scheme", "mailto"], input)
+            .expect_quiet("1\n", 0);
+    }
+
+    #[test]
+    fn unique_prints_each_url_once_at_its_first_occurrence() {
+        let input = "http://a.example/ http://b.example/ \
+                     http://a.example/ http://a.example/./\n\
+                     http://b.example/\n";
+        urlx_stdin(&["-u", "-n"], input).expect_quiet(
+            "1:http://a.example/\n\
+             1:http://b.example/\n\
+             1:http://a.example/./\n",
+            0,
+        );
+    }
+
+    #[test]
+    fn unique_with_resolved_compares_resolved_forms() {
+        let input = "http://a.example/ http://b.example/ \
+                     http://a.example/./\n";
+        urlx_stdin(&["-u", "--resolved"], input)
+            .expect_quiet("http://a.example/\nhttp://b.example/\n", 0);
+    }
+
+    #[test]
+    fn unique_holds_across_inputs() {
+        let d = tree(&[
+            ("u1.txt", b"http://u.example/\n"),
+            ("u2.txt", b"http://u.example/ http://v.example/\n"),
+        ]);
+        urlx_at(d.path(), &["-u", "u1.txt", "u2.txt"]).expect_quiet(
+            "u1.txt:http://u.example/\nu2.txt:http://v.example/\n",
+            0,
+        );
+    }
+
+    #[test]
+    fn resolved_removes_dot_segments() {
+        urlx_stdin(&["--resolved"], "go http://a/b/../c now\n")
+            .expect_quiet("http://a/c\n", 0);
+        urlx_stdin(&[], "go http://a/b/../c now\n")
+            .expect_quiet("http://a/b/../c\n", 0);
+    }
+
+    #[test]
+    fn base_resolves_relative_url_prefix_references() {
+        let input = "see <URL:../x> and <URL:y>\n";
+        let base = "http://h.example/a/b/";
+        urlx_stdin(&["--base", base, "--resolved"], input)
+            .expect_quiet("http://h.example/a/x\nhttp://h.example/a/b/y\n", 0);
+        // Without --resolved, the references as written.
+        urlx_stdin(&["--base", base], input).expect_quiet("../x\ny\n", 0);
+    }
+
+    #[test]
+    fn relative_references_without_base_are_not_valid() {
+        let input = "see <URL:../x> and <URL:y>\n";
+        urlx_stdin(&["--resolved"], input).expect_quiet("", 1);
+        urlx_stdin(&["--resolved", "--invalid"], input)
+            .expect_quiet("../x\ny\n", 0);
+    }
+
+    #[test]
+    fn invalid_prints_invalid_candidates_too() {
+        let input = "a http:// b http://a c http://[::1 \
+                     d http://a.example/%zz e\n";
+        urlx_stdin(&[], input).expect_quiet("http://a\n", 0);
+        urlx_stdin(&["--invalid"], input).expect_quiet(
+            "http://\n\
+             http://a\n\
+             http://[::1\n\
+             http://a.example/%zz\n",
+            0,
+        );
+    }
+
+    #[test]
+    fn only_invalid_candidates_exit_1_without_invalid() {
+        urlx_stdin(&[], "just http:// here\n").expect_quiet("", 1);
+        urlx_stdin(&["--invalid"], "just http:// here\n")
+            .expect_quiet("http://\n", 0);
+    }
+
+    #[test]
+    fn scheme_keeps_only_the_listed_schemes_in_any_case() {
+        let input = "http://a.example/ mailto:j@x.example \
+                     news:comp.lang.rust ftp://f.example/ NEWS:a.b\n";
+        urlx_stdin(&["--scheme", "mailto,news"], input).expect_quiet(
+            "mailto:j@x.example\nnews:comp.lang.rust\nNEWS:a.b\n",
+            0,
+        );
+        urlx_stdin(&["--scheme", "MAILTO"], input)
+            .expect_quiet("mailto:j@x.example\n", 0);
+        urlx_stdin(&["--scheme", "news", "--scheme", "ftp"], input)
+            .expect_quiet(
+                "news:comp.lang.rust\nftp://f.example/\nNEWS:a.b\n",
+                0,
+            );
+    }
+
+    #[test]
+    fn scheme_without_a_match_exits_1() {
+        urlx_stdin(&["--scheme", "gopher"], "http://a.example/\n")
+            .expect_quiet("", 1);
+    }
+
+    #[test]
+    fn null_follows_the_file_name_instead_of_a_colon() {
+        let d = abc();
+        urlx_at(d.path(), &["-0", "a.txt", "c.txt"]).expect_quiet(
+            "a.txt\0http://a.example/x\n\
+             a.txt\0https://b.example/y?q=1#f\n\
+             c.txt\0mailto:j@c.example\n",
+            0,
+        );
+        urlx_at(d.path(), &["-0", "-n", "-b", "-H", "c.txt"])
+            .expect_quiet("c.txt\x001:7:mailto:j@c.example\n", 0);
+        urlx_at(d.path(), &["-0", "-c", "a.txt", "b.txt"])
+            .expect_quiet("a.txt\x002\nb.txt\x000\n", 0);
+    }
+
+    #[test]
+    fn null_without_file_names_changes_nothing() {
+        let d = abc();
+        urlx_at(d.path(), &["-0", "a.txt"]).expect_quiet(A_URLS, 0);
+    }
+
+    #[test]
+    fn max_url_len_drops_longer_candidates() {
+        // 19, 20 and 21 bytes.
+        let input = "http://a.example/12 http://a.example/123 \
+                     http://a.example/1234\n";
+        urlx_stdin(&["--max-url-len", "20"], input)
+            .expect_quiet("http://a.example/12\nhttp://a.example/123\n", 0);
+        urlx_stdin(&["--max-url-len", "20", "--invalid"], input)
+            .expect_quiet("http://a.example/12\nhttp://a.example/123\n", 0);
+        urlx_stdin(&["--max-url-len", "20"], "http://a.example/1234\n")
+            .expect_quiet("", 1);
+    }
+
+    #[test]
+    fn max_url_len_counts_the_whitespace_of_wrapped_urls() {
+        // `http://a.example/12` is 19 bytes, 21 with the line break.
+        let input = "<http://a.example/\n 12>\n";
+        urlx_stdin(&["--max-url-len", "30"], input)
+            .expect_quiet("http://a.example/12\n", 0);
+        let r = urlx_stdin(&["--max-url-len", "19"], input);
+        assert!(!r.out().contains("http://a.example/12"), "{}", r.out());
+    }
+
+    #[test]
+    fn max_url_len_keeps_a_wrapped_url_of_exactly_n_bytes() {
+        // `http://a.example/` + "\n " + `1`: 20 bytes of input.
+        urlx_stdin(&["--max-url-len", "20"], "<http://a.example/\n 1>\n")
+            .expect_quiet("http://a.example/1\n", 0);
+        // And the same in <URL:...>: 21 bytes of input.
+        urlx_stdin(&["--max-url-len", "21"], "<URL:http://a.example/\n 12>\n")
+            .expect_quiet("http://a.example/12\n", 0);
+    }
+}
+
+mod json {
+    use super::*;
+
+    /// The fields of every object, in order.
+    const FIELDS: &[&str] = &[
+        "url",
+        "resolved",
+        "valid",
+        "errors",
+        "scheme",
+        "host",
+        "port",
+        "path",
+        "query",
+        "fragment",
+        "file",
+        "line",
+        "column",
+        "start",
+        "end",
+        "context",
+        "hyphen_break",
+        "alternative",
+    ];
+
+    const TEXT: &str = "Mail: <URL:http://w.example/a/long-\n   \
+                        path?x=1#top> and http://[::1]:8080/p\n\
+                        news:comp.lang.rust http:// <URL:../r>\n";
+
+    #[track_caller]
+    fn check_slice(input: &[u8], hit: &Value) {
+        let start = hit["start"].as_u64().unwrap() as usize;
+        let end = hit["end"].as_u64().unwrap() as usize;
+        let slice: Vec<u8> = input[start..end]
+            .iter()
+            .copied()
+            .filter(|b| !b.is_ascii_whitespace())
+            .collect();
+        assert_eq!(
+            String::from_utf8_lossy(&slice),
+            hit["url"].as_str().unwrap(),
+            "input[{start}..{end}] of {}",
+            hit["file"]
+        );
+        // line and column are those of the first byte.
+        let nl = input[..start].iter().filter(|&&b| b == b'\n').count();
+        let bol = input[..start]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        assert_eq!(hit["line"], nl as u64 + 1, "line of {hit}");
+        assert_eq!(hit["column"], (start - bol) as u64 + 1, "column of {hit}");
+    }
+
+    #[test]
+    fn every_object_has_all_fields_in_order() {
+        let r = urlx_stdin(&["--json", "--invalid"], TEXT);
+        assert_eq!(r.code, Some(0));
+        let hits = r.json();
+        assert_eq!(hits.len(), 5, "{}", r.out());
+        for hit in &hits {
+            let keys: Vec<&str> =
+                hit.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+            assert_eq!(keys, FIELDS);
+        }
+    }
+
+    #[test]
+    fn fields_of_a_wrapped_url_with_a_hyphen_break() {
+        let hits = urlx_stdin(&["--json"], TEXT).json();
+        let expected = serde_json::json!({
+            "url": "http://w.example/a/long-path?x=1#top",
+            "resolved": "http://w.example/a/long-path?x=1#top",
+            "valid": true,
+            "errors": [],
+            "scheme": "http",
+            "host": "w.example",
+            "port": null,
+            "path": "/a/long-path",
+            "query": "x=1",
+            "fragment": "top",
+            "file": "<stdin>",
+            "line": 1,
+            "column": 12,
+            "start": 11,
+            "end": 51,
+            "context": "url-prefix",
+            "hyphen_break": true,
+            "alternative": "http://w.example/a/longpath?x=1#top",
+        });
+        assert_eq!(hits[0], expected);
+        check_slice(TEXT.as_bytes(), &hits[0]);
+        assert!(TEXT.as_bytes()[11..51].contains(&b'\n'));
+    }
+
+    #[test]
+    fn fields_of_a_bare_url_with_ip_literal_and_port() {
+        let hits = urlx_stdin(&["--json"], TEXT).json();
+        let expected = serde_json::json!({
+            "url": "http://[::1]:8080/p",
+            "resolved": "http://[::1]:8080/p",
+            "valid": true,
+            "errors": [],
+            "scheme": "http",
+            "host": "[::1]",
+            "port": 8080,
+            "path": "/p",
+            "query": null,
+            "fragment": null,
+            "file": "<stdin>",
+            "line": 2,
+            "column": 22,
+            "start": 57,
+            "end": 76,
+            "context": "bare",
+            "hyphen_break": false,
+            "alternative": null,
+        });
+        assert_eq!(hits[1], expected);
+        check_slice(TEXT.as_bytes(), &hits[1]);
+    }
+
+    #[test]
+    fn fields_of_a_url_without_authority() {
+        let hits = urlx_stdin(&["--json"], TEXT).json();
+        assert_eq!(hits.len(), 3);
+        let h = &hits[2];
+        assert_eq!(h["url"], "news:comp.lang.rust");
+        assert_eq!(h["scheme"], "news");
+        assert_eq!(h["host"], Value::Null);
+        assert_eq!(h["port"], Value::Null);
+        assert_eq!(h["path"], "comp.lang.rust");
+        assert_eq!((&h["line"], &h["column"]), (&3.into(), &1.into()));
+        assert_eq!((&h["start"], &h["end"]), (&77.into(), &96.into()));
+        check_slice(TEXT.as_bytes(), h);
+    }
+
+    #[test]
+    fn invalid_objects_carry_their_errors() {
+        let hits = urlx_stdin(&["--json", "--invalid"], TEXT).json();
+        let empty = &hits[3];
+        assert_eq!(empty["url"], "http://");
+        assert_eq!(empty["valid"], false);
+        assert_eq!(empty["resolved"], Value::Null);
+        assert_eq!(empty["host"], "");
+        let errors = empty["errors"].as_array().unwrap();
+        assert!(!errors.is_empty());
+        assert!(errors.iter().all(|e| !e.as_str().unwrap().is_empty()));
+        check_slice(TEXT.as_bytes(), empty);
+        // A relative reference without a base: not valid, no resolved.
+        let rel = &hits[4];
+        assert_eq!(rel["url"], "../r");
+        assert_eq!(rel["valid"], false);
+        assert_eq!(rel["resolved"], Value::Null);
+        assert_eq!(rel["scheme"], Value::Null);
+        assert_eq!(rel["context"], "url-prefix");
+        check_slice(TEXT.as_bytes(), rel);
+    }
+
+    #[test]
+    fn resolved_field_uses_the_base() {
+        let hits =
+            urlx_stdin(&["--json", "--base", "http://h/a/b"], TEXT).json();
+        let rel = hits.last().unwrap();
+        assert_eq!(rel["url"], "../r");
+        assert_eq!(rel["valid"], true);
+        assert_eq!(rel["resolved"], "http://h/r");
+    }
+
+    #[test]
+    fn json_ignores_position_and_name_options() {
+        let d = abc();
+        // -H, -n, -b, -0 only affect the standard format.
+        let plain = urlx_at(d.path(), &["--json", "a.txt"]);
+        let decorated =
+            urlx_at(d.path(), &["--json", "-H", "-n", "-b", "-0", "a.txt"]);
+        assert_eq!(plain.code, Some(0));
+        assert_eq!(plain.out(), decorated.out());
+        let hits = plain.json();
+        assert_eq!(hits.len(), 2);
+        assert!(hits.iter().all(|h| h["file"] == "a.txt"));
+    }
+
+    #[test]
+    fn start_and_end_slice_every_input_of_the_corpora() {
+        let dir = corpora();
+        let r = urlx_at(&dir, &["--json", "--invalid", "-j2", "."]);
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        let hits = r.json();
+        assert!(hits.len() > 100, "{} hits", hits.len());
+        let mut files = std::collections::HashMap::new();
+        for hit in &hits {
+            let name = hit["file"].as_str().unwrap().to_string();
+            let input = files
+                .entry(name.clone())
+                .or_insert_with(|| fs::read(dir.join(&name)).unwrap());
+            check_slice(input, hit);
+        }
+    }
+
+    #[test]
+    fn a_url_with_non_ascii_letters_is_a_valid_json_string() {
+        let input =
+            "x http://ex\u{e4}mple.example/\u{e9}t\u{e9}?q=\u{3b1} y\n";
+        let r = urlx_stdin(&["--json"], input);
+        assert_eq!(r.code, Some(0));
+        let hits = r.json();
+        assert_eq!(hits.len(), 1);
+        let url = "http://ex\u{e4}mple.example/\u{e9}t\u{e9}?q=\u{3b1}";
+        assert_eq!(hits[0]["url"], url);
+        assert_eq!(hits[0]["host"], "ex\u{e4}mple.example");
+        assert_eq!(hits[0]["start"], 2);
+        assert_eq!(hits[0]["end"], 2 + url.len() as u64);
+        check_slice(input.as_bytes(), &hits[0]);
+    }
+
+    #[test]
+    fn output_has_no_raw_control_bytes() {
+        let d = tree(&[("dir/a\x1b[31mb\tc.txt", b"http://c.example/\n")]);
+        let r = urlx_at(d.path(), &["--json", "dir"]);
+        assert_eq!(r.code, Some(0));
+        // Only the line feeds between objects.
+        assert!(
+            r.stdout.iter().all(|&b| b >= 0x20 || b == b'\n'),
+            "{:?}",
+            r.out()
+        );
+        let hits = r.json();
+        assert_eq!(hits[0]["file"], "dir/a\x1b[31mb\tc.txt");
+    }
+
+    #[test]
+    fn output_has_no_raw_bidi_overrides() {
+        let d = tree(&[("dir/a\u{202e}b.txt", b"http://c.example/\n")]);
+        let r = urlx_at(d.path(), &["--json", "dir"]);
+        assert_eq!(r.code, Some(0));
+        assert!(!r.out().contains('\u{202e}'), "{:?}", r.out());
+        assert_eq!(r.json()[0]["file"], "dir/a\u{202e}b.txt");
+    }
+}
+
+mod status {
+    use super::*;
+
+    #[test]
+    fn found_is_0_none_is_1() {
+        urlx_stdin(&[], "http://a.example/\n")
+            .expect_quiet("http://a.example/\n", 0);
+        urlx_stdin(&[], "no urls\n").expect_quiet("", 1);
+    }
+
+    #[test]
+    fn a_missing_file_is_reported_and_the_others_are_searched() {
+        let d = abc();
+        let r = urlx_at(d.path(), &["a.txt", "missing.txt", "c.txt"]);
+        r.expect(
+            "a.txt:http://a.example/x\n\
+             a.txt:https://b.example/y?q=1#f\n\
+             c.txt:mailto:j@c.example\n",
+            2,
+        );
+        assert_eq!(r.stderr.lines().count(), 1, "{:?}", r.stderr);
+        assert!(r.stderr.starts_with("urlx: missing.txt: "), "{:?}", r.stderr);
+    }
+
+    #[test]
+    fn a_missing_file_alone_exits_2() {
+        let d = abc();
+        let r = urlx_at(d.path(), &["missing.txt"]);
+        r.expect("", 2);
+        assert!(r.stderr.contains("missing.txt"), "{:?}", r.stderr);
+        let r = urlx_at(d.path(), &["-c", "missing.txt", "a.txt"]);
+        r.expect("a.txt:2\n", 2);
+        assert!(r.stderr.contains("missing.txt"), "{:?}", r.stderr);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_unreadable_directory_is_reported_and_the_others_are_searched() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tree(&[
+            ("top/a.txt", b"http://a.example/\n"),
+            ("top/locked/f.txt", b"http://locked.example/\n"),
+            ("top/z.txt", b"http://z.example/\n"),
+        ]);
+        let locked = d.path().join("top/locked");
+        fs::set_permissions(&locked, fs::Permissions::from_mode(0o000))
+            .unwrap();
+        let readable = fs::read_dir(&locked).is_ok();
+        let r = urlx_at(d.path(), &["top"]);
+        fs::set_permissions(&locked, fs::Permissions::from_mode(0o755))
+            .unwrap();
+        if readable {
+            eprintln!("skipped: permissions do not apply (root?)");
+            return;
+        }
+        r.expect(
+            "top/a.txt:http://a.example/\ntop/z.txt:http://z.example/\n",
+            2,
+        );
+        assert!(r.stderr.contains("top/locked"), "{:?}", r.stderr);
+    }
+
+    #[test]
+    fn a_bad_option_exits_2() {
+        let r = urlx_stdin(&["--bogus"], "http://a.example/\n");
+        r.expect("", 2);
+        assert!(r.stderr.contains("--bogus"), "{:?}", r.stderr);
+        let r = urlx_stdin(&["--max-url-len", "abc"], "http://a.example/\n");
+        r.expect("", 2);
+        assert!(r.stderr.contains("--max-url-len"), "{:?}", r.stderr);
+    }
+
+    #[test]
+    fn an_invalid_base_exits_2() {
+        let r = urlx_stdin(&["--base", "http://a b/"], "<URL:x>\n");
+        r.expect("", 2);
+        assert!(r.stderr.contains("http://a b/"), "{:?}", r.stderr);
+    }
+
+    #[test]
+    fn a_relative_base_exits_2() {
+        let r = urlx_stdin(&["--base", "../x"], "<URL:x>\n");
+        r.expect("", 2);
+        assert!(r.stderr.contains("not absolute"), "{:?}", r.stderr);
+    }
+
+    #[test]
+    fn help_and_version_exit_0() {
+        let r = urlx_stdin(&["--help"], "");
+        assert_eq!(r.code, Some(0));
+        assert!(r.out().contains("--max-url-len"));
+        let r = urlx_stdin(&["--version"], "");
+        r.expect(&format!("urlx {}\n", env!("CARGO_PKG_VERSION")), 0);
+    }
+}
+
+mod resolve {
+    use super::*;
+
+    #[test]
+    fn resolves_each_reference_on_its_own_line() {
+        urlx_stdin(
+            &["resolve", "--base", "http://a/b/c/d;p?q", "g", "../g", "?y"],
+            "",
+        )
+        .expect_quiet("http://a/b/c/g\nhttp://a/b/g\nhttp://a/b/c/d;p?y\n", 0);
+    }
+
+    #[test]
+    fn rfc_3986_abnormal_examples() {
+        urlx_stdin(
+            &[
+                "resolve",
+                "--base",
+                "http://a/b/c/d;p?q",
+                "../../../g",
+                "/./g",
+                "g.",
+                "g;x=1/../y",
+                "g#s/../x",
+            ],
+            "",
+        )
+        .expect_quiet(
+            "http://a/g\n\
+             http://a/g\n\
+             http://a/b/c/g.\n\
+             http://a/b/c/y\n\
+             http://a/b/c/g#s/../x\n",
+            0,
+        );
+    }
+
+    #[test]
+    fn rfc_3986_strict_http_g_stays_http_g() {
+        urlx_stdin(&["resolve", "--base", "http://a/b/c/d;p?q", "http:g"], "")
+            .expect_quiet("http:g\n", 0);
+    }
+
+    #[test]
+    fn a_relative_base_fails_with_a_message() {
+        let r = urlx_stdin(&["resolve", "--base", "../x", "g"], "");
+        r.expect("", 2);
+        assert!(r.stderr.contains("../x"), "{:?}", r.stderr);
+        assert!(r.stderr.contains("not absolute"), "{:?}", r.stderr);
+    }
+
+    #[test]
+    fn an_invalid_base_fails_with_a_message() {
+        let r = urlx_stdin(&["resolve", "--base", "http://a b/", "g"], "");
+        r.expect("", 2);
+        assert!(r.stderr.contains("invalid"), "{:?}", r.stderr);
+    }
+
+    #[test]
+    fn an_invalid_reference_is_reported_and_the_others_resolved() {
+        let r =
+            urlx_stdin(&["resolve", "--base", "http://a/", "a b", "g"], "");
+        r.expect("http://a/g\n", 2);
+        assert!(r.stderr.contains("\"a b\""), "{:?}", r.stderr);
+    }
+
+    #[test]
+    fn a_base_and_a_reference_are_required() {
+        urlx_stdin(&["resolve", "--base", "http://a/"], "").expect("", 2);
+        urlx_stdin(&["resolve", "g"], "").expect("", 2);
+    }
+}
+
+mod threads {
+    use super::*;
+
+    /// `urlx args` with `-j1` and with `-j4`, run side by side.
+    fn both(dir: &Path, args: &[&str]) -> (Run, Run) {
+        std::thread::scope(|s| {
+            let one = s.spawn(|| {
+                let mut a = vec!["-j1"];
+                a.extend_from_slice(args);
+                urlx_at(dir, &a)
+            });
+            let four = s.spawn(|| {
+                let mut a = vec!["-j4"];
+                a.extend_from_slice(args);
+                urlx_at(dir, &a)
+            });
+            (one.join().unwrap(), four.join().unwrap())
+        })
+    }
+
+    #[test]
+    fn one_and_four_threads_print_the_same_bytes_on_the_corpora() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let (one, four) = both(root, &["-n", "-H", "--json", "corpora"]);
+        assert_eq!(one.code, Some(0), "{}", one.stderr);
+        assert_eq!(four.code, Some(0), "{}", four.stderr);
+        assert!(one.stdout.len() > 10_000);
+        assert!(one.stdout == four.stdout, "-j1 and -j4 differ");
+        assert_eq!(one.stderr, four.stderr);
+    }
+
+    #[test]
+    fn one_and_four_threads_print_the_same_bytes_across_chunks() {
+        // About 3 MiB, so several 1 MiB chunks, with wrapped URLs whose
+        // parts land on both sides of chunk boundaries.
+        let mut text = String::new();
+        let mut i = 0u32;
+        while text.len() < 3 << 20 {
+            text.push_str(&format!(
+                "l{i} http://h{i}.example/p?{i} <URL:http://w.example/\n  \
+                 {i}/x-\n  y> (http://p.example/{i}).\n"
+            ));
+            i += 1;
+        }
+        let d = tree(&[("big.txt", text.as_bytes())]);
+        let (one, four) = both(d.path(), &["-b", "--column", "big.txt"]);
+        assert_eq!(one.code, Some(0), "{}", one.stderr);
+        assert_eq!(one.out().lines().count(), 3 * i as usize);
+        assert!(one.stdout == four.stdout, "-j1 and -j4 differ");
+    }
+}
+
+mod pipe {
+    use super::*;
+
+    /// ~20 MB of text, a URL every few dozen bytes.
+    fn big_input() -> TempDir {
+        let mut text = Vec::with_capacity(21 << 20);
+        let mut i = 0u64;
+        while text.len() < 20 << 20 {
+            writeln!(
+                text,
+                "lorem http://www.example.com/p?id={i} dolor \
+                 <URL:ftp://f.example/{i}> sit"
+            )
+            .unwrap();
+            i += 1;
+        }
+        tree(&[("big.txt", &text)])
+    }
+
+    /// Read one line of `urlx args big.txt`, close the pipe, and check
+    /// that it ends quietly with status 0.
+    fn read_one_line_and_close(args: &[&str], first: &str) {
+        let d = big_input();
+        let mut child = Command::new(BIN)
+            .args(args)
+            .arg("big.txt")
+            .current_dir(d.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        {
+            let mut out = BufReader::new(child.stdout.take().unwrap());
+            out.read_line(&mut line).unwrap();
+        } // the read end of stdout is closed here
+        assert_eq!(line, first);
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr, "", "stderr after a closed pipe");
+        assert_eq!(output.status.code(), Some(0), "{:?}", output.status);
+    }
+
+    #[test]
+    fn a_closed_stdout_ends_quietly() {
+        read_one_line_and_close(&[], "http://www.example.com/p?id=0\n");
+    }
+
+    #[test]
+    fn a_closed_stdout_ends_quietly_with_json() {
+        read_one_line_and_close(
+            &["--json", "-j2"],
+            &(urlx_stdin(&["--json"], "lorem http://www.example.com/p?id=0")
+                .out()
+                .replace("<stdin>", "big.txt")),
+        );
+    }
+}
+
+mod binary {
+    use super::*;
+
+    /// A URL, a NUL byte early on, and a URL after it.
+    const EARLY_NUL: &[u8] =
+        b"http://before.example/ \0 http://after.example/\n";
+
+    #[test]
+    fn a_binary_file_in_a_directory_is_skipped_silently() {
+        let d = tree(&[
+            ("dir/b.bin", EARLY_NUL),
+            ("dir/t.txt", b"http://t.example/\n"),
+        ]);
+        urlx_at(d.path(), &["dir"])
+            .expect_quiet("dir/t.txt:http://t.example/\n", 0);
+    }
+
+    #[test]
+    fn a_binary_file_named_explicitly_gets_a_note() {
+        let d = tree(&[("b.bin", EARLY_NUL)]);
+        let r = urlx_at(d.path(), &["b.bin"]);
+        r.expect("", 1);
+        assert_eq!(r.stderr.lines().count(), 1, "{:?}", r.stderr);
+        assert!(r.stderr.starts_with("urlx: b.bin: "), "{:?}", r.stderr);
+        assert!(r.stderr.contains("binary"), "{:?}", r.stderr);
+        assert!(r.stderr.contains("-a"), "{:?}", r.stderr);
+    }
+
+    #[test]
+    fn binary_stdin_gets_a_note() {
+        let r = urlx_in(None, &[], Some(EARLY_NUL));
+        r.expect("", 1);
+        assert!(r.stderr.contains("<stdin>"), "{:?}", r.stderr);
+        assert!(r.stderr.contains("binary"), "{:?}", r.stderr);
+    }
+
+    #[test]
+    fn text_searches_binary_files() {
+        let d = tree(&[
+            ("dir/b.bin", EARLY_NUL),
+            ("dir/t.txt", b"http://t.example/\n"),
+        ]);
+        urlx_at(d.path(), &["-a", "dir/b.bin"]).expect_quiet(
+            "http://before.example/\nhttp://after.example/\n",
+            0,
+        );
+        urlx_at(d.path(), &["--text", "dir"]).expect_quiet(
+            "dir/b.bin:http://before.example/\n\
+             dir/b.bin:http://after.example/\n\
+             dir/t.txt:http://t.example/\n",
+            0,
+        );
+    }
+
+    #[test]
+    fn a_late_nul_byte_ends_the_search_there() {
+        let mut bytes = b"http://before.example/\n".to_vec();
+        bytes.extend(std::iter::repeat_n(b'x', 70_000));
+        bytes.extend_from_slice(b"\n\0 http://after.example/\n");
+        let d = tree(&[("late.bin", &bytes), ("dir/late.bin", &bytes)]);
+        let r = urlx_at(d.path(), &["late.bin"]);
+        r.expect("http://before.example/\n", 0);
+        assert!(r.stderr.contains("late.bin"), "{:?}", r.stderr);
+        assert!(r.stderr.contains("70024"), "{:?}", r.stderr);
+        urlx_at(d.path(), &["dir"])
+            .expect_quiet("dir/late.bin:http://before.example/\n", 0);
+        urlx_at(d.path(), &["-a", "late.bin"]).expect_quiet(
+            "http://before.example/\nhttp://after.example/\n",
+            0,
+        );
+    }
+}
+
+mod safety {
+    use super::*;
+
+    #[test]
+    fn a_url_ends_at_an_escape_character() {
+        let input = "x http://a.example/x\x1b[31m y\n";
+        urlx_stdin(&[], input).expect_quiet("http://a.example/x\n", 0);
+        urlx_stdin(&["--invalid"], input)
+            .expect_quiet("http://a.example/x\n", 0);
+        urlx_stdin(&["-b"], "<http://a.example/x\x07y>\n")
+            .expect_quiet("1:http://a.example/x\n", 0);
+    }
+
+    #[test]
+    fn control_characters_in_file_names_are_escaped() {
+        let name = "a\x1b[31mb\rc.txt";
+        let d = tempfile::tempdir().unwrap();
+        if fs::write(d.path().join(name), "http://c.example/\n").is_err() {
+            eprintln!("skipped: the file system refuses the name");
+            return;
+        }
+        fs::write(d.path().join("d.txt"), "http://d.example/\n").unwrap();
+        urlx_at(d.path(), &["-H", name])
+            .expect_quiet("a%1B[31mb%0Dc.txt:http://c.example/\n", 0);
+        urlx_at(d.path(), &["-c", name, "d.txt"])
+            .expect_quiet("a%1B[31mb%0Dc.txt:1\nd.txt:1\n", 0);
+        let r = urlx_at(d.path(), &[name, "missing\x1b.txt"]);
+        r.expect("a%1B[31mb%0Dc.txt:http://c.example/\n", 2);
+        assert!(r.stderr.contains("missing%1B.txt"), "{:?}", r.stderr);
+        assert!(!r.stderr.contains('\x1b'), "{:?}", r.stderr);
+    }
+
+    #[test]
+    fn bidi_overrides_in_file_names_are_escaped() {
+        let name = "a\u{202e}b.txt";
+        let d = tempfile::tempdir().unwrap();
+        if fs::write(d.path().join(name), "http://c.example/\n").is_err() {
+            eprintln!("skipped: the file system refuses the name");
+            return;
+        }
+        urlx_at(d.path(), &["-H", name])
+            .expect_quiet("a%E2%80%AEb.txt:http://c.example/\n", 0);
+    }
+
+    #[test]
+    fn resolve_output_has_no_control_characters() {
+        let r = urlx_stdin(&["resolve", "--base", "http://a/", "x\x1by"], "");
+        r.expect("", 2);
+        assert!(!r.stderr.contains('\x1b'), "{:?}", r.stderr);
+        assert!(r.stderr.contains("x%1By"), "{:?}", r.stderr);
+    }
+}

@@ -430,3 +430,18 @@ fn max_url_len_drops_long_candidates() {
         ex.find(long.as_bytes()).iter().map(|h| h.url().to_string()).collect();
     assert_eq!(got, ["http://b.example/"]);
 }
+
+#[test]
+fn max_url_len_drops_long_wrapped_candidates() {
+    // A wrapped URL longer than the limit is dropped whole, not cut at
+    // its first line break.
+    let text = format!(
+        "<http://a.example/{}\n  {}> http://b.example/",
+        "x".repeat(40),
+        "y".repeat(40)
+    );
+    let ex = Extractor::builder().max_url_len(64).build().unwrap();
+    let got: Vec<_> =
+        ex.find(text.as_bytes()).iter().map(|h| h.url().to_string()).collect();
+    assert_eq!(got, ["http://b.example/"]);
+}
