@@ -690,7 +690,12 @@ fn cut_at_nul(seg: &mut Segment, first: bool) -> Option<usize> {
 /// Whether a path has a `.` or `..` segment (RFC 3986 5.2.4 would
 /// change it).
 fn has_dot_segment(path: &str) -> bool {
-    path.split('/').any(|seg| seg == "." || seg == "..")
+    let b = path.as_bytes();
+    let bound = |i: usize| i == b.len() || b[i] == b'/';
+    memchr::memchr_iter(b'.', b).any(|i| {
+        (i == 0 || b[i - 1] == b'/')
+            && (bound(i + 1) || (b[i + 1] == b'.' && bound(i + 2)))
+    })
 }
 
 /// Cut `own` into chunks of about `size` bytes (at least one chunk, even
@@ -780,5 +785,22 @@ impl Unique {
         }
         self.seen.insert(url.to_string());
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_dot_segment;
+
+    #[test]
+    fn dot_segments() {
+        for p in [".", "..", "/.", "/..", "/a/./b", "/a/../b", "a/..", "./a"] {
+            assert!(has_dot_segment(p), "{p}");
+        }
+        for p in
+            ["", "/", "/a.b", "/.a", "/a.", "/...", "/a/..b", "a..", "/.x/"]
+        {
+            assert!(!has_dot_segment(p), "{p}");
+        }
     }
 }

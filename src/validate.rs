@@ -488,7 +488,7 @@ impl<'a> Uri<'a> {
             return;
         }
         let mut label_start = 0;
-        for label in host.split('.') {
+        for label in host.as_bytes().split(|&b| b == b'.') {
             if label.len() > 63 {
                 errs.push(UriError::new(
                     ErrorKind::LabelTooLong,
@@ -670,6 +670,9 @@ fn is_dec_octet(s: &str) -> bool {
 /// RFC 3986 3.2.2: IPv4address = dec-octet "." dec-octet "." dec-octet
 /// "." dec-octet.
 fn is_ipv4(s: &str) -> bool {
+    if !s.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        return false; // the common case: a name
+    }
     let mut n = 0;
     for part in s.split('.') {
         n += 1;
