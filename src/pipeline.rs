@@ -174,22 +174,25 @@ pub struct Extractor {
 }
 
 /// One input to [`Extractor::search`]: a name and a way to open it.
-pub struct Input {
+///
+/// Inputs are opened and read on the thread that calls `search`, one at
+/// a time and in order; only the bytes read go to other threads.
+pub struct Input<'a> {
     name: String,
-    open: Box<dyn FnOnce() -> io::Result<Box<dyn Read + Send>> + Send>,
+    open: Box<dyn FnOnce() -> io::Result<Box<dyn Read + 'a>> + 'a>,
 }
 
-impl Input {
+impl<'a> Input<'a> {
     /// An input opened lazily, when the extractor reaches it.
-    pub fn new<F, R>(name: impl Into<String>, open: F) -> Input
+    pub fn new<F, R>(name: impl Into<String>, open: F) -> Input<'a>
     where
-        F: FnOnce() -> io::Result<R> + Send + 'static,
-        R: Read + Send + 'static,
+        F: FnOnce() -> io::Result<R> + 'a,
+        R: Read + 'a,
     {
         Input {
             name: name.into(),
             open: Box::new(move || {
-                open().map(|r| Box::new(r) as Box<dyn Read + Send>)
+                open().map(|r| Box::new(r) as Box<dyn Read + 'a>)
             }),
         }
     }
@@ -200,7 +203,7 @@ impl Input {
     }
 }
 
-impl fmt::Debug for Input {
+impl fmt::Debug for Input<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Input").field("name", &self.name).finish()
     }
@@ -309,8 +312,7 @@ impl Extractor {
             }
         }
         let mut sink = Collect(Vec::new());
-        let owned = hay.to_vec();
-        let input = Input::new("", move || Ok(io::Cursor::new(owned)));
+        let input = Input::new("", move || Ok(hay));
         // A Collect sink never fails.
         let _ = self.search(std::iter::once(input), &mut sink);
         sink.0
@@ -320,7 +322,7 @@ impl Extractor {
     /// until it returns `false`.
     pub fn find_in<R, F>(&self, reader: R, mut f: F) -> io::Result<Summary>
     where
-        R: Read + Send + 'static,
+        R: Read,
         F: FnMut(&Hit) -> bool,
     {
         struct Call<F>(F, Option<io::Error>);
@@ -353,13 +355,14 @@ impl Extractor {
     /// give every hit to `sink` in input order. Errors on one input are
     /// reported to the sink and the search goes on; an error from the
     /// sink itself ends the search and is returned.
-    pub fn search<I>(
+    pub fn search<'a, I>(
         &self,
         inputs: I,
         sink: &mut dyn Sink,
     ) -> io::Result<Summary>
     where
-        I: IntoIterator<Item = Input>,
+        I: IntoIterator<Item = Input<'a>>,
+        I::IntoIter: 'a,
     {
         let cfg = &self.config;
         let mut feeder = Feeder {
@@ -594,17 +597,17 @@ impl Extractor {
 }
 
 /// An open input being cut into segments.
-struct Current {
+struct Current<'a> {
     index: usize,
-    roll: Roll<Box<dyn Read + Send>>,
+    roll: Roll<Box<dyn Read + 'a>>,
     first: bool,
 }
 
 /// Opens inputs in order and cuts them into batches of segments.
-struct Feeder<'i> {
-    inputs: Box<dyn Iterator<Item = (usize, Input)> + 'i>,
+struct Feeder<'a> {
+    inputs: Box<dyn Iterator<Item = (usize, Input<'a>)> + 'a>,
     names: Vec<String>,
-    current: Option<Current>,
+    current: Option<Current<'a>>,
     lookahead: usize,
     binary: bool,
     /// Buffers of finished segments, for reuse.

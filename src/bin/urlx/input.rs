@@ -43,9 +43,9 @@ fn name_of(p: &Path) -> String {
 }
 
 impl Iterator for Inputs {
-    type Item = (Input, bool);
+    type Item = (Input<'static>, bool);
 
-    fn next(&mut self) -> Option<(Input, bool)> {
+    fn next(&mut self) -> Option<(Input<'static>, bool)> {
         loop {
             let todo = self.stack.pop()?;
             let (path, explicit) = match todo {
