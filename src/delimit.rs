@@ -126,34 +126,46 @@ fn is_ws(b: u8) -> bool {
 
 /// ASCII bytes that may appear in a URI (RFC 3986 section 2: unreserved,
 /// reserved and `%`).
+#[inline]
 fn is_uri_ascii(b: u8) -> bool {
-    b.is_ascii_alphanumeric()
-        || matches!(
-            b,
-            b'-' | b'.'
-                | b'_'
-                | b'~'
-                | b':'
-                | b'/'
-                | b'?'
-                | b'#'
-                | b'['
-                | b']'
-                | b'@'
-                | b'!'
-                | b'$'
-                | b'&'
-                | b'\''
-                | b'('
-                | b')'
-                | b'*'
-                | b'+'
-                | b','
-                | b';'
-                | b'='
-                | b'%'
-        )
+    URI_ASCII[b as usize]
 }
+
+static URI_ASCII: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 128 {
+        let b = i as u8;
+        t[i] = b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'-' | b'.'
+                    | b'_'
+                    | b'~'
+                    | b':'
+                    | b'/'
+                    | b'?'
+                    | b'#'
+                    | b'['
+                    | b']'
+                    | b'@'
+                    | b'!'
+                    | b'$'
+                    | b'&'
+                    | b'\''
+                    | b'('
+                    | b')'
+                    | b'*'
+                    | b'+'
+                    | b','
+                    | b';'
+                    | b'='
+                    | b'%'
+            );
+        i += 1;
+    }
+    t
+};
 
 /// Whether `b` can be the first byte after `scheme:` of an opaque URL.
 fn starts_url_text(b: u8) -> bool {

@@ -212,10 +212,14 @@ pub fn scheme_requires_host(scheme: &str) -> bool {
 
 /// First index in `s[from..to]` of a byte in `set`, or `to`.
 fn find_any(s: &str, from: usize, to: usize, set: &[u8]) -> usize {
-    s.as_bytes()
-        .get(from..to)
-        .and_then(|b| b.iter().position(|c| set.contains(c)))
-        .map_or(to, |i| from + i)
+    let Some(hay) = s.as_bytes().get(from..to) else { return to };
+    let found = match *set {
+        [a] => memchr::memchr(a, hay),
+        [a, b] => memchr::memchr2(a, b, hay),
+        [a, b, c] => memchr::memchr3(a, b, c, hay),
+        _ => hay.iter().position(|c| set.contains(c)),
+    };
+    found.map_or(to, |i| from + i)
 }
 
 impl<'a> Uri<'a> {
@@ -620,38 +624,89 @@ fn is_hex(b: Option<&u8>) -> bool {
 fn check_chars(s: &str, sp: Span, extra: &[u8], errs: &mut Vec<UriError>) {
     let Some(part) = s.get(sp.range()) else { return };
     let bytes = part.as_bytes();
-    let mut skip = 0;
-    for (i, c) in part.char_indices() {
-        if skip > 0 {
-            skip -= 1;
+    let mask = extra.iter().fold(CLASS_BASE, |m, &b| m | class_bit(b));
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if CLASS[b as usize] & mask != 0 {
+            i += 1;
             continue;
         }
-        if c == '%' {
+        let bad = if b == b'%' {
             if is_hex(bytes.get(i + 1)) && is_hex(bytes.get(i + 2)) {
-                skip = 2;
+                i += 3;
                 continue;
             }
-            errs.push(UriError::new(
-                ErrorKind::BadPercentEncoding,
-                sp.start + i,
-            ));
-            return;
-        }
-        let ok = if c.is_ascii() {
-            let b = c as u8;
-            is_unreserved(b) || is_sub_delim(b) || extra.contains(&b)
+            ErrorKind::BadPercentEncoding
+        } else if b >= 0x80 {
+            // `part` is a str: a char starts here.
+            match part.get(i..).and_then(|t| t.chars().next()) {
+                Some(c) if is_iri_char(c) => {
+                    i += c.len_utf8();
+                    continue;
+                }
+                _ => ErrorKind::InvalidCharacter,
+            }
         } else {
-            is_iri_char(c)
+            ErrorKind::InvalidCharacter
         };
-        if !ok {
-            errs.push(UriError::new(
-                ErrorKind::InvalidCharacter,
-                sp.start + i,
-            ));
-            return;
-        }
+        errs.push(UriError::new(bad, sp.start + i));
+        return;
     }
 }
+
+/// Byte classes for [`check_chars`]: bit 0 for unreserved and
+/// sub-delims (RFC 3986 2.2, 2.3), one bit for each of `: @ / ?`.
+const CLASS_BASE: u8 = 1;
+
+fn class_bit(b: u8) -> u8 {
+    match b {
+        b':' => 2,
+        b'@' => 4,
+        b'/' => 8,
+        b'?' => 16,
+        _ => 0,
+    }
+}
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        let base = b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'-' | b'.'
+                    | b'_'
+                    | b'~'
+                    | b'!'
+                    | b'$'
+                    | b'&'
+                    | b'\''
+                    | b'('
+                    | b')'
+                    | b'*'
+                    | b'+'
+                    | b','
+                    | b';'
+                    | b'='
+            );
+        t[i] = if base {
+            CLASS_BASE
+        } else {
+            match b {
+                b':' => 2,
+                b'@' => 4,
+                b'/' => 8,
+                b'?' => 16,
+                _ => 0,
+            }
+        };
+        i += 1;
+    }
+    t
+};
 
 /// RFC 3986 3.2.2: dec-octet = 0-255 written without leading zeros.
 fn is_dec_octet(s: &str) -> bool {
