@@ -1,1 +1,194 @@
-fn main() {}
+//! Criterion benchmarks of the whole pipeline (`Extractor::find`): the
+//! bundled corpora (with and without line numbers) and 4 MiB
+//! pathological inputs. Each bench first checks its hit count against a
+//! constant, so a change in behaviour fails the bench instead of
+//! silently changing what is measured.
+//!
+//! Run: `cargo bench --bench stages` (about a minute), or with
+//! `-- --quick`; `cargo test --benches` runs each bench once.
+//!
+//! The expected counts were cross-checked with the CLI on the same
+//! bytes: `urlx -c --invalid FILE` (all hits) and `urlx -c FILE` (valid
+//! hits), and for line numbers `urlx -n --invalid FILE | tail -1`.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use criterion::{
+    BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group,
+    criterion_main, measurement::WallTime,
+};
+use urlx::{Extractor, Hit};
+
+/// Size of each pathological input.
+const PATHOLOGICAL_LEN: usize = 4 << 20;
+
+/// What `find` must return for an input before it is measured.
+struct Expect {
+    /// All hits, valid or not (`urlx -c --invalid`).
+    hits: usize,
+    /// Valid hits (`urlx -c`).
+    valid: usize,
+    /// Line of the last hit (`urlx -n --invalid | tail -1`), checked
+    /// when line numbers are on.
+    last_line: u64,
+}
+
+/// A corpus input: its name, the directory under `corpora/`, the file
+/// extension to keep (`None`: every file) and the expected result.
+const CORPORA: [(&str, &str, Option<&str>, Expect); 3] = [
+    // 9 files, 112960 bytes: RFC 1738, an I-D, RFC 4634 excerpts, Lynx
+    // and Emacs READMEs, perlfaq2. Of the 20 invalid hits, 19 are RFC
+    // 1738's scheme templates (`http://<host>:<port>/...` ends at `<`,
+    // leaving `http://`) and one is Lynx's `file://localhost/[path]/...`.
+    ("text", "text", None, Expect { hits: 179, valid: 159, last_line: 3110 }),
+    // 9 messages, 59056 bytes.
+    (
+        "mail",
+        "mail",
+        Some("eml"),
+        Expect { hits: 124, valid: 123, last_line: 1339 },
+    ),
+    // 4 excerpts, 99857 bytes: Apache/shop access logs (Referer URLs),
+    // Spark and Hadoop logs (hdfs://, spark://, akka.tcp:// URIs).
+    (
+        "logs",
+        "logs",
+        Some("log"),
+        Expect { hits: 255, valid: 255, last_line: 351 },
+    ),
+];
+
+/// Pathological inputs: a unit repeated to `PATHOLOGICAL_LEN` bytes.
+const PATHOLOGICAL: [(&str, &[u8], Expect); 7] = [
+    ("lt", b"<", Expect { hits: 0, valid: 0, last_line: 0 }),
+    // Every byte is a trigger.
+    ("colon", b":", Expect { hits: 0, valid: 0, last_line: 0 }),
+    // One endless URL: every candidate is longer than max_url_len and
+    // shadows its extent, except the last 1024 bytes, a valid URL.
+    ("http", b"http://", Expect { hits: 1, valid: 1, last_line: 1 }),
+    (
+        "url_prefix_unclosed",
+        b"<URL:",
+        Expect { hits: 0, valid: 0, last_line: 0 },
+    ),
+    ("open_paren", b"(", Expect { hits: 0, valid: 0, last_line: 0 }),
+    // Every line ends in a hyphen, so every line break is joined: one
+    // endless URL again; only the tail (the last 205 lines) is reported.
+    (
+        "hyphen_breaks",
+        b"http://a.example/x-\n",
+        Expect { hits: 1, valid: 1, last_line: 209511 },
+    ),
+    ("percent", b"%", Expect { hits: 0, valid: 0, last_line: 0 }),
+];
+
+fn corpora_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora")
+}
+
+/// The files of `corpora/<dir>` (with extension `ext`, if given),
+/// concatenated in name order.
+fn corpus(dir: &str, ext: Option<&str>) -> Vec<u8> {
+    let dir = corpora_dir().join(dir);
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("directory entry").path())
+        .filter(|p| p.is_file())
+        .filter(|p| ext.is_none_or(|x| p.extension().is_some_and(|e| e == x)))
+        .collect();
+    paths.sort();
+    let mut data = Vec::new();
+    for p in paths {
+        let bytes = std::fs::read(&p)
+            .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        data.extend_from_slice(&bytes);
+    }
+    data
+}
+
+fn repeat_to(unit: &[u8], len: usize) -> Vec<u8> {
+    unit.iter().copied().cycle().take(len).collect()
+}
+
+/// Run `find` once and compare with `expect`.
+fn check(
+    extractor: &Extractor,
+    name: &str,
+    data: &[u8],
+    expect: &Expect,
+    lines: bool,
+) {
+    let hits: Vec<Hit> = extractor.find(data);
+    let valid = hits.iter().filter(|h| h.is_valid()).count();
+    assert_eq!(
+        (hits.len(), valid),
+        (expect.hits, expect.valid),
+        "{name}: (hits, valid hits) changed; update the bench constants \
+         only if the new behaviour is intended"
+    );
+    if lines {
+        let last = hits.last().map_or(0, |h| h.line());
+        assert_eq!(last, expect.last_line, "{name}: line of the last hit");
+    }
+}
+
+fn bench_input(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    extractor: &Extractor,
+    name: &str,
+    data: &[u8],
+    expect: &Expect,
+    lines: bool,
+) {
+    check(extractor, name, data, expect, lines);
+    group.throughput(Throughput::Bytes(data.len() as u64));
+    group.bench_function(name, |b| {
+        b.iter(|| extractor.find(black_box(data)).len())
+    });
+}
+
+fn corpora(c: &mut Criterion, group_name: &str, lines: bool) {
+    let extractor = Extractor::builder()
+        .line_numbers(lines)
+        .build()
+        .expect("default extractor");
+    let mut group = c.benchmark_group(group_name);
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    for (name, dir, ext, expect) in &CORPORA {
+        let data = corpus(dir, *ext);
+        bench_input(&mut group, &extractor, name, &data, expect, lines);
+    }
+    group.finish();
+}
+
+fn find_corpora(c: &mut Criterion) {
+    corpora(c, "find", false);
+}
+
+fn find_corpora_lines(c: &mut Criterion) {
+    corpora(c, "find_line_numbers", true);
+}
+
+fn find_pathological(c: &mut Criterion) {
+    let extractor = Extractor::builder().build().expect("default extractor");
+    let mut group = c.benchmark_group("pathological");
+    // Iterations take milliseconds: flat sampling, few samples.
+    group
+        .sampling_mode(SamplingMode::Flat)
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    for (name, unit, expect) in &PATHOLOGICAL {
+        let data = repeat_to(unit, PATHOLOGICAL_LEN);
+        bench_input(&mut group, &extractor, name, &data, expect, false);
+    }
+    group.finish();
+}
+
+criterion_group!(benches, find_corpora, find_corpora_lines, find_pathological);
+criterion_main!(benches);

@@ -131,6 +131,18 @@ fn is_uri_ascii(b: u8) -> bool {
     URI_ASCII[b as usize]
 }
 
+/// URI bytes that need no bookkeeping in [`bare`]: all but brackets and
+/// the single quote.
+static PLAIN: [bool; 256] = {
+    let mut t = URI_ASCII;
+    t[b'(' as usize] = false;
+    t[b')' as usize] = false;
+    t[b'[' as usize] = false;
+    t[b']' as usize] = false;
+    t[b'\'' as usize] = false;
+    t
+};
+
 static URI_ASCII: [bool; 256] = {
     let mut t = [false; 256];
     let mut i = 0;
@@ -333,48 +345,45 @@ fn angle(
 ) -> Option<Candidate> {
     // The closing `>` may sit just past a URL of exactly `max_len`.
     let limit = hay.len().min(start.saturating_add(max_len + 1));
-    let mut text = Vec::new();
-    let mut breaks = Vec::new(); // offsets in `text` of a `-` at a break
-    let mut changed = false;
+    let mut spaced = false; // whitespace before the last non-ws byte
+    let mut pending_ws = false; // whitespace since the last non-ws byte
     let mut end_of_text = start; // one past the last non-whitespace byte
     let mut newline_run = false; // a line break since the last non-ws
     let mut i = start;
     while i < limit {
         let b = hay[i];
-        match b {
-            b'>' => break,
-            b'<' | b'"' => return None,
-            _ if is_ws(b) => {
-                changed = true;
-                if b == b'\n' {
-                    if newline_run {
-                        return None; // a blank line: not one URL
+        if PLAIN[b as usize] {
+            i += 1;
+        } else {
+            match b {
+                b'>' => break,
+                b'<' | b'"' => return None,
+                _ if is_ws(b) => {
+                    pending_ws = true;
+                    if b == b'\n' {
+                        if newline_run {
+                            return None; // a blank line: not one URL
+                        }
+                        newline_run = true;
                     }
-                    newline_run = true;
-                    if text.last() == Some(&b'-') {
-                        breaks.push(text.len() - 1);
+                    i += 1;
+                    continue;
+                }
+                0x00..=0x1F | 0x7F => return None,
+                0x80.. => {
+                    let (c, len) = char_at(hay, i)?;
+                    if is_unicode_stop(c) {
+                        return None;
                     }
+                    i += len;
                 }
-                i += 1;
-                continue;
+                _ => i += 1,
             }
-            0x00..=0x1F | 0x7F => return None,
-            0x80.. => {
-                let (c, len) = char_at(hay, i)?;
-                if is_unicode_stop(c) {
-                    return None;
-                }
-                text.extend_from_slice(&hay[i..i + len]);
-                i += len;
-                end_of_text = i;
-                newline_run = false;
-                continue;
-            }
-            _ => text.push(b),
         }
-        i += 1;
         end_of_text = i;
         newline_run = false;
+        spaced |= pending_ws && end_of_text > start;
+        pending_ws = false;
     }
     if i >= limit && start.saturating_add(max_len + 1) <= hay.len() {
         // Still inside what looks like a wrapper at the length limit:
@@ -390,22 +399,13 @@ fn angle(
             too_long: true,
         });
     }
-    if i >= limit || text.is_empty() {
+    if i >= limit || end_of_text == start {
         return None; // no closing `>` before the end: not a wrapper
     }
-    // `breaks` only holds hyphens followed by more text.
-    breaks.retain(|&p| p + 1 < text.len());
-    let alternative = (!breaks.is_empty()).then(|| {
-        let mut alt = text.clone();
-        for &p in breaks.iter().rev() {
-            alt.remove(p);
-        }
-        String::from_utf8(alt).unwrap_or_default()
-    });
-    let cleaned = if changed {
-        Some(String::from_utf8(text).unwrap_or_default())
+    let (cleaned, alternative) = if spaced {
+        remove_whitespace(&hay[start..end_of_text])
     } else {
-        None
+        (None, None)
     };
     Some(Candidate {
         trigger,
@@ -417,6 +417,31 @@ fn angle(
         alternative,
         too_long: false,
     })
+}
+
+/// The text of a wrapped URL with its whitespace removed, and, when a
+/// line break came right after a `-`, the variant without that hyphen.
+fn remove_whitespace(raw: &[u8]) -> (Option<String>, Option<String>) {
+    let mut text = Vec::with_capacity(raw.len());
+    let mut breaks = Vec::new(); // offsets in `text` of a `-` at a break
+    for &b in raw {
+        if is_ws(b) {
+            if b == b'\n' && text.last() == Some(&b'-') {
+                breaks.push(text.len() - 1);
+            }
+        } else {
+            text.push(b);
+        }
+    }
+    breaks.dedup();
+    let alternative = (!breaks.is_empty()).then(|| {
+        let mut alt = text.clone();
+        for &p in breaks.iter().rev() {
+            alt.remove(p);
+        }
+        String::from_utf8(alt).unwrap_or_default()
+    });
+    (Some(String::from_utf8(text).unwrap_or_default()), alternative)
 }
 
 /// Rule 5 and 6: delimit a URL in bare text (or a wrapper closed by a
@@ -435,6 +460,14 @@ fn bare(
     let mut square = 0i32;
     let mut i = s;
     while i < limit {
+        // The common case first: a run of URI bytes with no bracket or
+        // quote, one table lookup each.
+        while i < limit && PLAIN[hay[i] as usize] {
+            i += 1;
+        }
+        if i >= limit {
+            break;
+        }
         let b = hay[i];
         if is_uri_ascii(b) {
             match b {

@@ -100,13 +100,22 @@ pub struct Hit {
     pub(crate) line: u64,
     pub(crate) column: u64,
     pub(crate) context: Context,
-    pub(crate) hyphen_break: bool,
-    pub(crate) alternative: Option<String>,
-    pub(crate) errors: Vec<String>,
-    /// The resolved form when it differs from `url`.
-    pub(crate) resolved: Option<String>,
     /// The resolved form is `url` itself (no dot segments to remove).
     pub(crate) resolved_is_url: bool,
+    /// What most hits do not have; boxed to keep `Hit` small, since hits
+    /// are moved through the pipeline by the million.
+    pub(crate) rare: Option<Box<Rare>>,
+}
+
+/// The parts of a [`Hit`] that only some hits have.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Rare {
+    /// The URL without the hyphen at a joined line break.
+    pub alternative: Option<String>,
+    /// Why the hit is not valid.
+    pub errors: Vec<String>,
+    /// The resolved form when it differs from `url`.
+    pub resolved: Option<String>,
 }
 
 impl Hit {
@@ -153,24 +162,24 @@ impl Hit {
     /// Whether a line break directly after a hyphen was joined. The
     /// hyphen is kept in [`Hit::url`]; see [`Hit::alternative`].
     pub fn hyphen_break(&self) -> bool {
-        self.hyphen_break
+        self.alternative().is_some()
     }
 
     /// For a hyphen break, the URL without the hyphen(s) at the break,
     /// since Appendix E says the hyphen may or may not belong to the URL.
     pub fn alternative(&self) -> Option<&str> {
-        self.alternative.as_deref()
+        self.rare.as_ref()?.alternative.as_deref()
     }
 
     /// Whether the URL is a valid absolute URI (or a relative reference
     /// that resolved against a base).
     pub fn is_valid(&self) -> bool {
-        self.errors.is_empty()
+        self.errors().is_empty()
     }
 
     /// Why the hit is not valid; empty when it is.
     pub fn errors(&self) -> &[String] {
-        &self.errors
+        self.rare.as_ref().map_or(&[], |r| &r.errors)
     }
 
     /// The resolved absolute form (RFC 3986 section 5): dot segments
@@ -180,6 +189,6 @@ impl Hit {
         if self.resolved_is_url {
             return Some(&self.url);
         }
-        self.resolved.as_deref()
+        self.rare.as_ref()?.resolved.as_deref()
     }
 }

@@ -25,7 +25,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use crate::delimit::{LOOKAHEAD_SLACK, LOOKBACK};
-use crate::hit::{Candidate, Hit};
+use crate::hit::{Candidate, Hit, Rare};
 use crate::resolve::{normalize_dots, resolve};
 use crate::scan::{evaluate, scan};
 use crate::stream::{Roll, Segment};
@@ -488,8 +488,19 @@ impl Extractor {
     }
 
     fn to_hit(&self, seg: &Segment, c: &Candidate) -> Option<Hit> {
-        let url = c.text(&seg.buf).to_string();
-        let uri = Uri::parse(&url);
+        let text = c.text(&seg.buf);
+        let uri = Uri::parse(text);
+        if let Some(ref allowed) = self.config.schemes {
+            // A relative reference takes the scheme of the base.
+            let base = self.config.base.as_deref().map(Uri::parse);
+            let scheme = uri
+                .scheme()
+                .or_else(|| base.as_ref().and_then(Uri::scheme))
+                .unwrap_or_default();
+            if !allowed.iter().any(|a| a.eq_ignore_ascii_case(scheme)) {
+                return None;
+            }
+        }
         let mut errors: Vec<String> =
             uri.errors().iter().map(|e| e.to_string()).collect();
         if uri.authority() == Some("")
@@ -502,7 +513,6 @@ impl Extractor {
         }
         let mut resolved = None;
         let mut resolved_is_url = false;
-        let mut scheme = uri.scheme().map(str::to_string);
         if uri.is_absolute() {
             if !errors.is_empty() {
             } else if has_dot_segment(uri.path()) {
@@ -512,7 +522,6 @@ impl Extractor {
             }
         } else if let Some(ref b) = self.config.base {
             let base = Uri::parse(b);
-            scheme = base.scheme().map(str::to_string);
             if errors.is_empty() {
                 match resolve(&base, &uri) {
                     Ok(r) => resolved = Some(r),
@@ -522,24 +531,25 @@ impl Extractor {
         } else {
             errors.push("relative reference and no base URI".to_string());
         }
-        if let Some(ref allowed) = self.config.schemes {
-            let s = scheme.unwrap_or_default().to_ascii_lowercase();
-            if !allowed.contains(&s) {
-                return None;
-            }
-        }
+        let rare = (c.alternative.is_some()
+            || !errors.is_empty()
+            || resolved.is_some())
+        .then(|| {
+            Box::new(Rare {
+                alternative: c.alternative.clone(),
+                errors,
+                resolved,
+            })
+        });
         Some(Hit {
             start: seg.base + c.start as u64,
             end: seg.base + c.end as u64,
             line: 0,
             column: 0,
             context: c.context,
-            hyphen_break: c.alternative.is_some(),
-            alternative: c.alternative.clone(),
-            errors,
-            resolved,
             resolved_is_url,
-            url,
+            rare,
+            url: text.to_string(),
         })
     }
 

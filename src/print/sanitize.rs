@@ -19,7 +19,10 @@ pub(crate) fn is_unsafe(c: char) -> bool {
 /// `s` with every unsafe character replaced by the percent-encoding of
 /// its UTF-8 bytes (`\x1b` becomes `%1B`). Borrowed when nothing changes.
 pub fn escape_for_terminal(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(is_unsafe) {
+    // Printable ASCII, the common case, needs no decoding.
+    if s.bytes().all(|b| (0x20..0x7f).contains(&b))
+        || !s.chars().any(is_unsafe)
+    {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
