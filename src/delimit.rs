@@ -37,6 +37,7 @@
 //!    carries the variant without it.
 
 use crate::hit::{Candidate, Context};
+use crate::validate::{is_sub_delim, is_unreserved};
 
 /// Bytes before a trigger that delimiting may read.
 pub(crate) const LOOKBACK: usize = 256;
@@ -148,32 +149,10 @@ static URI_ASCII: [bool; 256] = {
     let mut i = 0;
     while i < 128 {
         let b = i as u8;
-        t[i] = b.is_ascii_alphanumeric()
-            || matches!(
-                b,
-                b'-' | b'.'
-                    | b'_'
-                    | b'~'
-                    | b':'
-                    | b'/'
-                    | b'?'
-                    | b'#'
-                    | b'['
-                    | b']'
-                    | b'@'
-                    | b'!'
-                    | b'$'
-                    | b'&'
-                    | b'\''
-                    | b'('
-                    | b')'
-                    | b'*'
-                    | b'+'
-                    | b','
-                    | b';'
-                    | b'='
-                    | b'%'
-            );
+        t[i] = is_unreserved(b)
+            || is_sub_delim(b)
+            || matches!(b, b':' | b'/' | b'?' | b'#' | b'[' | b']' | b'@')
+            || b == b'%';
         i += 1;
     }
     t

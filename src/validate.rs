@@ -580,13 +580,13 @@ fn check_port(s: &str, sp: Span, errs: &mut Vec<UriError>) {
 }
 
 /// RFC 3986 2.3: unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~".
-fn is_unreserved(b: u8) -> bool {
+pub(crate) const fn is_unreserved(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
 }
 
 /// RFC 3986 2.2: sub-delims = "!" / "$" / "&" / "'" / "(" / ")" / "*" /
 /// "+" / "," / ";" / "=".
-fn is_sub_delim(b: u8) -> bool {
+pub(crate) const fn is_sub_delim(b: u8) -> bool {
     matches!(
         b,
         b'!' | b'$'
@@ -659,7 +659,7 @@ fn check_chars(s: &str, sp: Span, extra: &[u8], errs: &mut Vec<UriError>) {
 /// sub-delims (RFC 3986 2.2, 2.3), one bit for each of `: @ / ?`.
 const CLASS_BASE: u8 = 1;
 
-fn class_bit(b: u8) -> u8 {
+const fn class_bit(b: u8) -> u8 {
     match b {
         b':' => 2,
         b'@' => 4,
@@ -674,34 +674,10 @@ static CLASS: [u8; 256] = {
     let mut i = 0;
     while i < 256 {
         let b = i as u8;
-        let base = b.is_ascii_alphanumeric()
-            || matches!(
-                b,
-                b'-' | b'.'
-                    | b'_'
-                    | b'~'
-                    | b'!'
-                    | b'$'
-                    | b'&'
-                    | b'\''
-                    | b'('
-                    | b')'
-                    | b'*'
-                    | b'+'
-                    | b','
-                    | b';'
-                    | b'='
-            );
-        t[i] = if base {
+        t[i] = if is_unreserved(b) || is_sub_delim(b) {
             CLASS_BASE
         } else {
-            match b {
-                b':' => 2,
-                b'@' => 4,
-                b'/' => 8,
-                b'?' => 16,
-                _ => 0,
-            }
+            class_bit(b)
         };
         i += 1;
     }
