@@ -275,6 +275,22 @@ enum Item {
     Error { input: usize, error: io::Error },
 }
 
+/// A batch with the speculative results of each of its chunks.
+struct ScannedBatch {
+    batch: Vec<Item>,
+    jobs: Vec<(usize, Range<usize>)>,
+    results: Vec<Vec<Scanned>>,
+}
+
+/// What the merge carries from batch to batch.
+#[derive(Default)]
+struct MergeState {
+    carry: Carry,
+    summary: Summary,
+    /// The input whose segments are being merged, until it ends.
+    active: Option<usize>,
+}
+
 /// Per-input state carried through the merge.
 #[derive(Default)]
 struct Carry {
@@ -373,99 +389,143 @@ impl Extractor {
             binary: cfg.binary,
             pool: Vec::new(),
         };
-        let mut carry = Carry::default();
-        let mut summary = Summary::default();
-        let mut active: Option<usize> = None;
-        loop {
-            let batch = feeder.batch(cfg.batch_size);
-            if batch.is_empty() {
-                break;
+        let mut state = MergeState::default();
+        if rayon::current_num_threads() <= 1 {
+            // One thread: read, scan, merge, one after the other.
+            loop {
+                let batch = feeder.batch(cfg.batch_size);
+                if batch.is_empty() {
+                    break;
+                }
+                let scanned = self.scan_batch(batch);
+                if !self.merge_batch(scanned, &mut feeder, &mut state, sink)? {
+                    break;
+                }
             }
-            // Scan every chunk of the batch in parallel.
-            let jobs: Vec<(usize, Range<usize>)> = batch
-                .iter()
-                .enumerate()
-                .flat_map(|(i, item)| match item {
-                    Item::Data { seg, .. } => {
-                        chunks(seg.own.clone(), cfg.chunk_size)
-                            .into_iter()
-                            .map(|r| (i, r))
-                            .collect::<Vec<_>>()
+            return Ok(state.summary);
+        }
+        // Several threads: while the pool scans one batch, this thread
+        // merges and prints the previous one and reads the next.
+        std::thread::scope(|scope| {
+            let mut batch = feeder.batch(cfg.batch_size);
+            let mut done: Option<ScannedBatch> = None;
+            while !batch.is_empty() || done.is_some() {
+                let scanning = (!batch.is_empty()).then(|| {
+                    let b = std::mem::take(&mut batch);
+                    scope.spawn(move || self.scan_batch(b))
+                });
+                if let Some(d) = done.take() {
+                    // On a stop or an error the scope still joins the
+                    // scanning thread before returning.
+                    if !self.merge_batch(d, &mut feeder, &mut state, sink)? {
+                        return Ok(state.summary);
                     }
-                    Item::Error { .. } => Vec::new(),
-                })
-                .collect();
-            let results: Vec<Vec<Scanned>> = jobs
-                .par_iter()
-                .map(|(i, range)| match &batch[*i] {
-                    Item::Data { seg, .. } => {
-                        self.scan_chunk(seg, range.clone())
+                }
+                if scanning.is_some() {
+                    batch = feeder.batch(cfg.batch_size);
+                }
+                done = match scanning.map(|h| h.join()) {
+                    Some(Ok(d)) => Some(d),
+                    Some(Err(panic)) => std::panic::resume_unwind(panic),
+                    None => None,
+                };
+            }
+            Ok(state.summary)
+        })
+    }
+
+    /// Scan every chunk of a batch in parallel.
+    fn scan_batch(&self, batch: Vec<Item>) -> ScannedBatch {
+        let jobs: Vec<(usize, Range<usize>)> = batch
+            .iter()
+            .enumerate()
+            .flat_map(|(i, item)| match item {
+                Item::Data { seg, .. } => {
+                    chunks(seg.own.clone(), self.config.chunk_size)
+                        .into_iter()
+                        .map(|r| (i, r))
+                        .collect::<Vec<_>>()
+                }
+                Item::Error { .. } => Vec::new(),
+            })
+            .collect();
+        let results: Vec<Vec<Scanned>> = jobs
+            .par_iter()
+            .map(|(i, range)| match &batch[*i] {
+                Item::Data { seg, .. } => self.scan_chunk(seg, range.clone()),
+                Item::Error { .. } => Vec::new(),
+            })
+            .collect();
+        ScannedBatch { batch, jobs, results }
+    }
+
+    /// Merge a scanned batch in order and hand its hits to the sink;
+    /// `Ok(false)` when the sink asked to stop.
+    fn merge_batch(
+        &self,
+        scanned: ScannedBatch,
+        feeder: &mut Feeder<'_>,
+        st: &mut MergeState,
+        sink: &mut dyn Sink,
+    ) -> io::Result<bool> {
+        let line_numbers = self.config.line_numbers;
+        let mut results = scanned.results.into_iter();
+        let mut jobs = scanned.jobs.into_iter().peekable();
+        for (i, item) in scanned.batch.into_iter().enumerate() {
+            match item {
+                Item::Error { input, error } => {
+                    st.summary.errors += 1;
+                    let info = InputInfo {
+                        index: input,
+                        name: feeder.names[input].clone(),
+                    };
+                    if st.active == Some(input) {
+                        sink.end(&info, st.carry.hits)?;
+                        st.active = None;
                     }
-                    Item::Error { .. } => Vec::new(),
-                })
-                .collect();
-            // Merge in order.
-            let mut results = results.into_iter();
-            let mut jobs = jobs.into_iter().peekable();
-            for (i, item) in batch.into_iter().enumerate() {
-                match item {
-                    Item::Error { input, error } => {
-                        summary.errors += 1;
-                        let info = InputInfo {
-                            index: input,
-                            name: feeder.names[input].clone(),
-                        };
-                        if active == Some(input) {
-                            sink.end(&info, carry.hits)?;
-                            active = None;
-                        }
-                        sink.error(&info, &error)?;
+                    sink.error(&info, &error)?;
+                }
+                Item::Data { input, seg, first, binary_at } => {
+                    let info = InputInfo {
+                        index: input,
+                        name: feeder.names[input].clone(),
+                    };
+                    if first {
+                        st.carry = Carry::default();
+                        st.active = Some(input);
                     }
-                    Item::Data { input, seg, first, binary_at } => {
-                        let info = InputInfo {
-                            index: input,
-                            name: feeder.names[input].clone(),
-                        };
-                        if first {
-                            carry = Carry::default();
-                            active = Some(input);
-                        }
-                        while jobs.peek().is_some_and(|(j, _)| *j == i) {
-                            let (_, range) = jobs.next().unwrap_or_default();
-                            let spec = results.next().unwrap_or_default();
-                            let keep =
-                                self.merge(&seg, range, spec, &mut carry);
-                            for (start, mut hit) in keep {
-                                if cfg.line_numbers {
-                                    position(
-                                        &seg, start, &mut carry, &mut hit,
-                                    );
-                                }
-                                carry.hits += 1;
-                                summary.hits += 1;
-                                if !sink.hit(&info, &hit)? {
-                                    summary.stopped = true;
-                                    return Ok(summary);
-                                }
+                    while jobs.peek().is_some_and(|(j, _)| *j == i) {
+                        let (_, range) = jobs.next().unwrap_or_default();
+                        let spec = results.next().unwrap_or_default();
+                        let keep = self.merge(&seg, range, spec, &mut st.carry);
+                        for (start, mut hit) in keep {
+                            if line_numbers {
+                                position(&seg, start, &mut st.carry, &mut hit);
+                            }
+                            st.carry.hits += 1;
+                            st.summary.hits += 1;
+                            if !sink.hit(&info, &hit)? {
+                                st.summary.stopped = true;
+                                return Ok(false);
                             }
                         }
-                        if cfg.line_numbers && !seg.eof {
-                            end_segment(&seg, &mut carry);
-                        }
-                        if let Some(at) = binary_at {
-                            let skipped = seg.own.is_empty() && first;
-                            sink.binary(&info, seg.base + at as u64, skipped)?;
-                        }
-                        if seg.eof {
-                            sink.end(&info, carry.hits)?;
-                            active = None;
-                        }
-                        feeder.recycle(seg.buf);
                     }
+                    if line_numbers && !seg.eof {
+                        end_segment(&seg, &mut st.carry);
+                    }
+                    if let Some(at) = binary_at {
+                        let skipped = seg.own.is_empty() && first;
+                        sink.binary(&info, seg.base + at as u64, skipped)?;
+                    }
+                    if seg.eof {
+                        sink.end(&info, st.carry.hits)?;
+                        st.active = None;
+                    }
+                    feeder.recycle(seg.buf);
                 }
             }
         }
-        Ok(summary)
+        Ok(true)
     }
 
     /// Scan one chunk speculatively and validate what it finds.
