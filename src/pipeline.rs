@@ -34,8 +34,8 @@ use crate::validate::Uri;
 /// Default for [`ExtractorBuilder::max_url_len`]: 8192 bytes.
 pub const DEFAULT_MAX_URL_LEN: usize = 8192;
 
-const DEFAULT_CHUNK: usize = 1 << 20;
-const DEFAULT_BATCH: usize = 8 << 20;
+const DEFAULT_CHUNK: usize = 512 << 10;
+const DEFAULT_BATCH: usize = 4 << 20;
 const MAX_BATCH_SEGMENTS: usize = 512;
 /// An input with a NUL byte in its first 64 KiB is binary: skipped.
 const BINARY_PROBE: usize = 64 << 10;
@@ -132,14 +132,14 @@ impl ExtractorBuilder {
         self
     }
 
-    /// Bytes scanned by one parallel task (default 1 MiB). Results do
+    /// Bytes scanned by one parallel task (default 512 KiB). Results do
     /// not depend on it; tests set it as low as 1.
     pub fn chunk_size(&mut self, n: usize) -> &mut Self {
         self.chunk_size = n.max(1);
         self
     }
 
-    /// Bytes held in memory per batch (default 8 MiB); with the lookahead
+    /// Bytes held in memory per batch (default 4 MiB); with the lookahead
     /// of each segment this bounds the extractor's memory.
     pub fn batch_size(&mut self, n: usize) -> &mut Self {
         self.batch_size = n.max(1);
