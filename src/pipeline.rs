@@ -497,7 +497,8 @@ impl Extractor {
                     while jobs.peek().is_some_and(|(j, _)| *j == i) {
                         let (_, range) = jobs.next().unwrap_or_default();
                         let spec = results.next().unwrap_or_default();
-                        let keep = self.merge(&seg, range, spec, &mut st.carry);
+                        let keep =
+                            self.merge(&seg, range, spec, &mut st.carry);
                         for (start, mut hit) in keep {
                             if line_numbers {
                                 position(&seg, start, &mut st.carry, &mut hit);
