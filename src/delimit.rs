@@ -328,6 +328,7 @@ fn angle(
     let mut pending_ws = false; // whitespace since the last non-ws byte
     let mut end_of_text = start; // one past the last non-whitespace byte
     let mut newline_run = false; // a line break since the last non-ws
+    let depth = quote_depth(hay, trigger);
     let mut i = start;
     while i < limit {
         let b = hay[i];
@@ -339,13 +340,17 @@ fn angle(
                 b'<' | b'"' => return None,
                 _ if is_ws(b) => {
                     pending_ws = true;
+                    i += 1;
                     if b == b'\n' {
                         if newline_run {
                             return None; // a blank line: not one URL
                         }
                         newline_run = true;
+                        // A reply's quote prefix is not part of the URL.
+                        if let Some(k) = skip_quote(hay, i, depth) {
+                            i = k;
+                        }
                     }
-                    i += 1;
                     continue;
                 }
                 0x00..=0x1F | 0x7F => return None,
@@ -382,7 +387,7 @@ fn angle(
         return None; // no closing `>` before the end: not a wrapper
     }
     let (cleaned, alternative) = if spaced {
-        remove_whitespace(&hay[start..end_of_text])
+        remove_whitespace(hay, start, end_of_text, depth)
     } else {
         (None, None)
     };
@@ -398,18 +403,30 @@ fn angle(
     })
 }
 
-/// The text of a wrapped URL with its whitespace removed, and, when a
-/// line break came right after a `-`, the variant without that hyphen.
-fn remove_whitespace(raw: &[u8]) -> (Option<String>, Option<String>) {
-    let mut text = Vec::with_capacity(raw.len());
+/// The text of a wrapped URL with its whitespace (and the quote prefix
+/// of `depth` levels after each line break) removed, and, when a line
+/// break came right after a `-`, the variant without that hyphen.
+fn remove_whitespace(
+    hay: &[u8],
+    start: usize,
+    end: usize,
+    depth: usize,
+) -> (Option<String>, Option<String>) {
+    let mut text = Vec::with_capacity(end - start);
     let mut breaks = Vec::new(); // offsets in `text` of a `-` at a break
-    for &b in raw {
-        if is_ws(b) {
-            if b == b'\n' && text.last() == Some(&b'-') {
+    let mut i = start;
+    while i < end {
+        let b = hay[i];
+        i += 1;
+        if !is_ws(b) {
+            text.push(b);
+        } else if b == b'\n' {
+            if text.last() == Some(&b'-') {
                 breaks.push(text.len() - 1);
             }
-        } else {
-            text.push(b);
+            if let Some(k) = skip_quote(hay, i, depth) {
+                i = k.min(end);
+            }
         }
     }
     breaks.dedup();
@@ -467,7 +484,7 @@ fn bare(
             }
         } else if is_ws(b) && i > s && hay[i - 1] == b'-' {
             // Rule 6: a hyphen at the end of the line.
-            match hyphen_join(hay, i) {
+            match hyphen_join(hay, i, quote_depth(hay, colon)) {
                 Some(next) => {
                     joins.push((i, next));
                     i = next;
@@ -520,7 +537,7 @@ fn bare(
 /// Rule 6: at whitespace `hay[i]` after a `-`, return where the URL goes
 /// on if the whitespace is one line break (with spaces around it) and
 /// the next line starts with URL text.
-fn hyphen_join(hay: &[u8], i: usize) -> Option<usize> {
+fn hyphen_join(hay: &[u8], i: usize, depth: usize) -> Option<usize> {
     let mut j = i;
     while j < hay.len() && matches!(hay[j], b' ' | b'\t') {
         j += 1;
@@ -535,8 +552,62 @@ fn hyphen_join(hay: &[u8], i: usize) -> Option<usize> {
     while j < hay.len() && matches!(hay[j], b' ' | b'\t') {
         j += 1;
     }
+    if let Some(k) = skip_quote(hay, j, depth) {
+        j = k;
+    }
     let b = *hay.get(j)?;
     if (is_uri_ascii(b) || b >= 0x80) && j - i <= 64 { Some(j) } else { None }
+}
+
+/// How far back from a trigger [`quote_depth`] looks for the start of
+/// the line (a fixed distance, so the answer never depends on where the
+/// input was cut into chunks).
+const QUOTE_LOOKBACK: usize = 200;
+
+/// The quote depth of the line holding `trigger`, as in mail replies:
+/// the number of `>` or `|` at the start of the line, each optionally
+/// followed by spaces. A line starting more than [`QUOTE_LOOKBACK`]
+/// bytes back counts as unquoted.
+fn quote_depth(hay: &[u8], trigger: usize) -> usize {
+    let floor = trigger.saturating_sub(QUOTE_LOOKBACK);
+    let line = match memchr::memrchr(b'\n', &hay[floor..trigger]) {
+        Some(p) => floor + p + 1,
+        None if floor == 0 => 0,
+        None => return 0,
+    };
+    let mut depth = 0;
+    let mut i = line;
+    while i < trigger {
+        match hay[i] {
+            b'>' | b'|' => depth += 1,
+            b' ' | b'\t' if depth > 0 => {}
+            _ => break,
+        }
+        i += 1;
+    }
+    depth
+}
+
+/// At the start of a continuation line (`j`, after its indentation was
+/// skipped or not), skip exactly `depth` quote marks, each with the
+/// spaces after it; `None` when the line has no such prefix.
+fn skip_quote(hay: &[u8], mut j: usize, depth: usize) -> Option<usize> {
+    if depth == 0 {
+        return None;
+    }
+    while j < hay.len() && matches!(hay[j], b' ' | b'\t') {
+        j += 1;
+    }
+    for _ in 0..depth {
+        if !matches!(hay.get(j), Some(b'>' | b'|')) {
+            return None;
+        }
+        j += 1;
+        while j < hay.len() && matches!(hay[j], b' ' | b'\t') {
+            j += 1;
+        }
+    }
+    Some(j)
 }
 
 /// Rule 5: drop trailing sentence punctuation and unbalanced closers.

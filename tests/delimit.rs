@@ -281,6 +281,38 @@ const RULES: &[Case] = &[
         "http://a.example/a\nb",
         &["http://a.example/a"],
     ),
+    // Quoted replies: the prefix of the line the URL starts on is not
+    // part of the URL on its continuation lines.
+    (
+        "quoted_angle",
+        "> see <http://a.example/very/\n> long/path> ok",
+        &["http://a.example/very/long/path"],
+    ),
+    (
+        "quoted_angle_deep",
+        ">> see <URL:http://a.example/very/\n>>   long/path>",
+        &["http://a.example/very/long/path"],
+    ),
+    (
+        "quoted_angle_pipe",
+        "| see <http://a.example/x/\n| y>",
+        &["http://a.example/x/y"],
+    ),
+    (
+        "quoted_angle_close_next_line",
+        "> <http://a.example/x\n> >",
+        &["http://a.example/x"],
+    ),
+    (
+        "unquoted_close_next_line",
+        "<http://a.example/x\n> and>",
+        &["http://a.example/x"],
+    ),
+    (
+        "quoted_hyphen_break",
+        "> http://a.example/long-\n> path",
+        &["http://a.example/long-path"],
+    ),
     // Validity decides what is printed by default.
     ("invalid_port", "http://a.example:99999/", &[]),
     ("invalid_percent", "http://a.example/%zz", &[]),
