@@ -116,6 +116,80 @@ pub(crate) struct Rare {
     pub errors: Vec<String>,
     /// The resolved form when it differs from `url`.
     pub resolved: Option<String>,
+    /// Where in a mail message or news article the hit was found.
+    pub provenance: Option<Provenance>,
+}
+
+/// Where in a mail message or news article a hit was found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Provenance {
+    /// 1-based number of the message in its file (an mbox holds many).
+    pub message: u64,
+    /// The message's Message-ID, without its angle brackets.
+    pub message_id: Option<String>,
+    /// The MIME part path: empty for the message's own headers and the
+    /// body of a single-part message, `1`, `2.1`, ... in a multipart.
+    pub part: String,
+    /// The header field the hit was found in, as written.
+    pub header: Option<String>,
+    /// What kind of text the hit was found in.
+    pub source: Source,
+    /// The transfer encoding undone to find the hit.
+    pub decoded: Decoded,
+    /// Problems met decoding the message (best effort was made).
+    pub warnings: Vec<String>,
+}
+
+/// The kind of text a hit in a message was found in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Source {
+    /// A header field.
+    Header,
+    /// A plain-text body part.
+    #[default]
+    Text,
+    /// An attribute of a `text/html` part (`href`, `src`, ...).
+    HtmlAttr,
+    /// The visible text of a `text/html` part.
+    HtmlText,
+}
+
+impl Source {
+    /// The name used in JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Header => "header",
+            Source::Text => "text",
+            Source::HtmlAttr => "html-attr",
+            Source::HtmlText => "html-text",
+        }
+    }
+}
+
+/// A content transfer encoding undone before scanning.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Decoded {
+    /// The text was scanned as it is in the input.
+    #[default]
+    None,
+    /// Quoted-printable (RFC 2045 6.7); positions point into the input.
+    QuotedPrintable,
+    /// Base64 (RFC 2045 6.8); positions point at the part's first body
+    /// line.
+    Base64,
+}
+
+impl Decoded {
+    /// The name used in JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decoded::None => "none",
+            Decoded::QuotedPrintable => "quoted-printable",
+            Decoded::Base64 => "base64",
+        }
+    }
 }
 
 impl Hit {
@@ -180,6 +254,11 @@ impl Hit {
     /// Why the hit is not valid; empty when it is.
     pub fn errors(&self) -> &[String] {
         self.rare.as_ref().map_or(&[], |r| &r.errors)
+    }
+
+    /// Where in a mail message the hit was found (mail and news input).
+    pub fn provenance(&self) -> Option<&Provenance> {
+        self.rare.as_ref()?.provenance.as_ref()
     }
 
     /// The resolved absolute form (RFC 3986 section 5): dot segments

@@ -63,10 +63,14 @@
 #![forbid(unsafe_code)]
 
 // The stages, in pipeline order.
+/// Transparent decompression of inputs.
+pub mod decompress;
 /// Stage 2: URL extent in context (Appendix E).
 mod delimit;
 /// Shared vocabulary: contexts, candidates, hits.
 mod hit;
+/// Mail and news: formats, message framing, MIME.
+pub mod mail;
 /// Builder, extractor, parallel scan and ordered merge.
 mod pipeline;
 /// Printers: plain, JSON Lines, counts.
@@ -81,7 +85,7 @@ mod stream;
 pub mod validate;
 
 pub use crate::delimit::OPAQUE_SCHEMES;
-pub use crate::hit::{Context, Hit};
+pub use crate::hit::{Context, Decoded, Hit, Provenance, Source};
 pub use crate::pipeline::{
     BuildError, DEFAULT_MAX_URL_LEN, Extractor, ExtractorBuilder, Input,
     InputInfo, Sink, Summary, Unique,

@@ -25,7 +25,9 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use crate::delimit::{LOOKAHEAD_SLACK, LOOKBACK};
-use crate::hit::{Candidate, Hit, Rare};
+use crate::hit::{Candidate, Context, Hit, Rare};
+use crate::mail::mbox::{Framing, Message, Messages};
+use crate::mail::{self, Format, MailConfig};
 use crate::resolve::{normalize_dots, resolve};
 use crate::scan::{evaluate, scan};
 use crate::stream::{Roll, Segment};
@@ -64,6 +66,8 @@ pub struct ExtractorBuilder {
     chunk_size: usize,
     batch_size: usize,
     binary: bool,
+    format: Format,
+    mail: MailConfig,
 }
 
 impl Default for ExtractorBuilder {
@@ -84,7 +88,23 @@ impl ExtractorBuilder {
             chunk_size: DEFAULT_CHUNK,
             batch_size: DEFAULT_BATCH,
             binary: false,
+            format: Format::Text,
+            mail: MailConfig::default(),
         }
+    }
+
+    /// The input format: [`Format::Text`] by default; [`Format::Auto`]
+    /// decides per input from its first bytes. Mail formats are parsed
+    /// as MIME messages and every hit gets its [`Hit::provenance`].
+    pub fn format(&mut self, format: Format) -> &mut Self {
+        self.format = format;
+        self
+    }
+
+    /// Scan non-text MIME parts (attachments) too.
+    pub fn attachments(&mut self, yes: bool) -> &mut Self {
+        self.mail.attachments = yes;
+        self
     }
 
     /// Candidates longer than this many bytes of input (including
@@ -220,6 +240,17 @@ pub struct InputInfo {
 
 /// Receives the results of [`Extractor::search`], in input order.
 pub trait Sink {
+    /// A problem met decoding message number `message` of the input
+    /// (best effort was made); given once per message, before its hits.
+    fn warning(
+        &mut self,
+        _input: &InputInfo,
+        _message: u64,
+        _text: &str,
+    ) -> io::Result<()> {
+        Ok(())
+    }
+
     /// A hit. Return `Ok(false)` to stop the search (as `head` would).
     fn hit(&mut self, input: &InputInfo, hit: &Hit) -> io::Result<bool>;
 
@@ -273,13 +304,19 @@ enum Item {
     Data { input: usize, seg: Segment, first: bool, binary_at: Option<usize> },
     /// Input `input` failed to open or read.
     Error { input: usize, error: io::Error },
+    /// A mail message of input `input`; `first` marks its first.
+    Message { input: usize, msg: Message, first: bool },
+    /// The end of mail input `input`.
+    End { input: usize },
 }
 
 /// A batch with the speculative results of each of its chunks.
 struct ScannedBatch {
     batch: Vec<Item>,
-    jobs: Vec<(usize, Range<usize>)>,
-    results: Vec<Vec<Scanned>>,
+    /// Item index, and the chunk for a text segment (`None`: a message).
+    jobs: Vec<(usize, Option<Range<usize>>)>,
+    /// Per job: what it found, and for a message the problems met.
+    results: Vec<(Vec<Scanned>, Vec<String>)>,
 }
 
 /// What the merge carries from batch to batch.
@@ -309,6 +346,11 @@ impl Extractor {
     /// A builder with the defaults.
     pub fn builder() -> ExtractorBuilder {
         ExtractorBuilder::new()
+    }
+
+    /// The base URI given to the builder.
+    pub(crate) fn base(&self) -> Option<&str> {
+        self.config.base.as_deref()
     }
 
     /// All hits in `hay`, valid or not, in order.
@@ -387,6 +429,8 @@ impl Extractor {
             current: None,
             lookahead: cfg.max_url_len + LOOKAHEAD_SLACK,
             binary: cfg.binary,
+            format: cfg.format,
+            max_message: cfg.mail.max_message,
             pool: Vec::new(),
         };
         let mut state = MergeState::default();
@@ -434,26 +478,43 @@ impl Extractor {
         })
     }
 
-    /// Scan every chunk of a batch in parallel.
+    /// Scan every chunk of a batch, and every message, in parallel.
     fn scan_batch(&self, batch: Vec<Item>) -> ScannedBatch {
-        let jobs: Vec<(usize, Range<usize>)> = batch
+        let jobs: Vec<(usize, Option<Range<usize>>)> = batch
             .iter()
             .enumerate()
             .flat_map(|(i, item)| match item {
                 Item::Data { seg, .. } => {
                     chunks(seg.own.clone(), self.config.chunk_size)
                         .into_iter()
-                        .map(|r| (i, r))
+                        .map(|r| (i, Some(r)))
                         .collect::<Vec<_>>()
                 }
-                Item::Error { .. } => Vec::new(),
+                Item::Message { .. } => vec![(i, None)],
+                Item::Error { .. } | Item::End { .. } => Vec::new(),
             })
             .collect();
-        let results: Vec<Vec<Scanned>> = jobs
+        let results: Vec<(Vec<Scanned>, Vec<String>)> = jobs
             .par_iter()
-            .map(|(i, range)| match &batch[*i] {
-                Item::Data { seg, .. } => self.scan_chunk(seg, range.clone()),
-                Item::Error { .. } => Vec::new(),
+            .map(|(i, range)| match (&batch[*i], range) {
+                (Item::Data { seg, .. }, Some(r)) => {
+                    (self.scan_chunk(seg, r.clone()), Vec::new())
+                }
+                (Item::Message { msg, .. }, _) => {
+                    let (hits, warnings) =
+                        mail::message_hits(self, &self.config.mail, msg);
+                    let scanned = hits
+                        .into_iter()
+                        .map(|hit| Scanned {
+                            trigger: 0,
+                            resume: 0,
+                            start: 0,
+                            hit: Some(hit),
+                        })
+                        .collect();
+                    (scanned, warnings)
+                }
+                _ => (Vec::new(), Vec::new()),
             })
             .collect();
         ScannedBatch { batch, jobs, results }
@@ -496,7 +557,8 @@ impl Extractor {
                     }
                     while jobs.peek().is_some_and(|(j, _)| *j == i) {
                         let (_, range) = jobs.next().unwrap_or_default();
-                        let spec = results.next().unwrap_or_default();
+                        let range = range.unwrap_or_default();
+                        let (spec, _) = results.next().unwrap_or_default();
                         let keep =
                             self.merge(&seg, range, spec, &mut st.carry);
                         for (start, mut hit) in keep {
@@ -524,6 +586,43 @@ impl Extractor {
                     }
                     feeder.recycle(seg.buf);
                 }
+                Item::Message { input, msg, first } => {
+                    let info = InputInfo {
+                        index: input,
+                        name: feeder.names[input].clone(),
+                    };
+                    if first {
+                        st.carry = Carry::default();
+                        st.active = Some(input);
+                    }
+                    while jobs.peek().is_some_and(|(j, _)| *j == i) {
+                        jobs.next();
+                        let (scanned, warnings) =
+                            results.next().unwrap_or_default();
+                        if !warnings.is_empty() && !msg.continuation {
+                            let text = warnings.join("; ");
+                            sink.warning(&info, msg.number, &text)?;
+                        }
+                        for hit in scanned.into_iter().filter_map(|s| s.hit) {
+                            st.carry.hits += 1;
+                            st.summary.hits += 1;
+                            if !sink.hit(&info, &hit)? {
+                                st.summary.stopped = true;
+                                return Ok(false);
+                            }
+                        }
+                    }
+                }
+                Item::End { input } => {
+                    let info = InputInfo {
+                        index: input,
+                        name: feeder.names[input].clone(),
+                    };
+                    if st.active == Some(input) {
+                        sink.end(&info, st.carry.hits)?;
+                        st.active = None;
+                    }
+                }
             }
         }
         Ok(true)
@@ -549,11 +648,25 @@ impl Extractor {
     }
 
     fn to_hit(&self, seg: &Segment, c: &Candidate) -> Option<Hit> {
-        let text = c.text(&seg.buf);
+        let base = self.config.base.as_deref();
+        let mut hit = self.candidate_hit(&seg.buf, c, base)?;
+        hit.start = seg.base + c.start as u64;
+        hit.end = seg.base + c.end as u64;
+        Some(hit)
+    }
+
+    /// Validate `text` (RFC 3986) and resolve it against `base` (section
+    /// 5); `None` when its scheme is filtered out. Positions are left 0.
+    pub(crate) fn build_hit(
+        &self,
+        text: &str,
+        base: Option<&str>,
+        context: Context,
+    ) -> Option<Hit> {
         let uri = Uri::parse(text);
         if let Some(ref allowed) = self.config.schemes {
             // A relative reference takes the scheme of the base.
-            let base = self.config.base.as_deref().map(Uri::parse);
+            let base = base.map(Uri::parse);
             let scheme = uri
                 .scheme()
                 .or_else(|| base.as_ref().and_then(Uri::scheme))
@@ -581,7 +694,7 @@ impl Extractor {
             } else {
                 resolved_is_url = true;
             }
-        } else if let Some(ref b) = self.config.base {
+        } else if let Some(b) = base {
             let base = Uri::parse(b);
             if errors.is_empty() {
                 match resolve(&base, &uri) {
@@ -592,26 +705,54 @@ impl Extractor {
         } else {
             errors.push("relative reference and no base URI".to_string());
         }
-        let rare = (c.alternative.is_some()
-            || !errors.is_empty()
-            || resolved.is_some())
-        .then(|| {
-            Box::new(Rare {
-                alternative: c.alternative.clone(),
-                errors,
-                resolved,
-            })
-        });
+        let rare = (!errors.is_empty() || resolved.is_some())
+            .then(|| Box::new(Rare { errors, resolved, ..Rare::default() }));
         Some(Hit {
-            start: seg.base + c.start as u64,
-            end: seg.base + c.end as u64,
+            start: 0,
+            end: 0,
             line: 0,
             column: 0,
-            context: c.context,
+            context,
             resolved_is_url,
             rare,
             url: text.to_string(),
         })
+    }
+
+    /// The candidates in a whole buffer, scanned sequentially (for the
+    /// small texts of mail parts), each with its hit unless it is too
+    /// long or filtered out.
+    pub(crate) fn find_in_buffer(
+        &self,
+        text: &[u8],
+        base: Option<&str>,
+    ) -> Vec<(Candidate, Hit)> {
+        let mut cands = Vec::new();
+        scan(text, 0, text.len(), self.config.max_url_len, &mut cands);
+        cands
+            .into_iter()
+            .filter(|c| !c.too_long)
+            .filter_map(|c| {
+                let hit = self.candidate_hit(text, &c, base)?;
+                Some((c, hit))
+            })
+            .collect()
+    }
+
+    /// The hit of a delimited candidate of `buf`, with its hyphen-break
+    /// variant.
+    fn candidate_hit(
+        &self,
+        buf: &[u8],
+        c: &Candidate,
+        base: Option<&str>,
+    ) -> Option<Hit> {
+        let mut hit = self.build_hit(c.text(buf), base, c.context)?;
+        if let Some(ref alt) = c.alternative {
+            hit.rare.get_or_insert_with(Box::default).alternative =
+                Some(alt.clone());
+        }
+        Some(hit)
     }
 
     /// Merge one chunk's speculative results given the carried state;
@@ -667,11 +808,17 @@ impl Extractor {
     }
 }
 
-/// An open input being cut into segments.
+/// An open input being cut into segments or messages.
 struct Current<'a> {
     index: usize,
-    roll: Roll<Box<dyn Read + 'a>>,
+    reader: Reader<'a>,
     first: bool,
+}
+
+/// How an open input is read.
+enum Reader<'a> {
+    Text(Roll<Box<dyn Read + 'a>>),
+    Mail(Messages<Box<dyn Read + 'a>>),
 }
 
 /// Opens inputs in order and cuts them into batches of segments.
@@ -681,11 +828,33 @@ struct Feeder<'a> {
     current: Option<Current<'a>>,
     lookahead: usize,
     binary: bool,
+    format: Format,
+    max_message: usize,
     /// Buffers of finished segments, for reuse.
     pool: Vec<Vec<u8>>,
 }
 
-impl Feeder<'_> {
+impl<'a> Feeder<'a> {
+    /// Decide how to read an input: its format as configured, or as its
+    /// first bytes say.
+    fn reader(&self, r: Box<dyn Read + 'a>) -> io::Result<Reader<'a>> {
+        let (head, r) = peek(r, 8 << 10)?;
+        let format = match self.format {
+            Format::Auto => mail::detect(&head),
+            f => f,
+        };
+        let r: Box<dyn Read + 'a> = Box::new(io::Cursor::new(head).chain(r));
+        Ok(match format {
+            Format::Mbox => {
+                Reader::Mail(Messages::new(r, Framing::Mbox, self.max_message))
+            }
+            Format::Eml | Format::News | Format::Maildir => Reader::Mail(
+                Messages::new(r, Framing::Single, self.max_message),
+            ),
+            _ => Reader::Text(Roll::new(r, LOOKBACK, self.lookahead)),
+        })
+    }
+
     /// Keep a large buffer for reuse (a few at most).
     fn recycle(&mut self, buf: Vec<u8>) {
         if buf.capacity() >= 1 << 20 && self.pool.len() < 4 {
@@ -702,11 +871,10 @@ impl Feeder<'_> {
             if self.current.is_none() {
                 let Some((index, input)) = self.inputs.next() else { break };
                 self.names.push(input.name);
-                match (input.open)() {
-                    Ok(r) => {
-                        let roll = Roll::new(r, LOOKBACK, self.lookahead);
+                match (input.open)().and_then(|r| self.reader(r)) {
+                    Ok(reader) => {
                         self.current =
-                            Some(Current { index, roll, first: true });
+                            Some(Current { index, reader, first: true });
                     }
                     Err(error) => {
                         batch.push(Item::Error { input: index, error });
@@ -716,6 +884,28 @@ impl Feeder<'_> {
             }
             let Some(cur) = self.current.as_mut() else { break };
             let input = cur.index;
+            let roll = match cur.reader {
+                Reader::Text(ref mut roll) => roll,
+                Reader::Mail(ref mut messages) => {
+                    match messages.next_message() {
+                        Ok(Some(msg)) => {
+                            bytes += msg.raw.len() + 1;
+                            let first = cur.first;
+                            cur.first = false;
+                            batch.push(Item::Message { input, msg, first });
+                        }
+                        Ok(None) => {
+                            batch.push(Item::End { input });
+                            self.current = None;
+                        }
+                        Err(error) => {
+                            batch.push(Item::Error { input, error });
+                            self.current = None;
+                        }
+                    }
+                    continue;
+                }
+            };
             // A first segment always holds the binary probe.
             let want = if cur.first {
                 (size - bytes).max(BINARY_PROBE)
@@ -723,7 +913,7 @@ impl Feeder<'_> {
                 size - bytes
             };
             let spare = self.pool.pop().unwrap_or_default();
-            match cur.roll.next_segment(want, spare) {
+            match roll.next_segment(want, spare) {
                 Ok(Some(mut seg)) => {
                     let first = cur.first;
                     cur.first = false;
@@ -747,6 +937,16 @@ impl Feeder<'_> {
         }
         batch
     }
+}
+
+/// Read up to `n` bytes from the start of `r` (fewer only at its end).
+fn peek<'a>(
+    mut r: Box<dyn Read + 'a>,
+    n: usize,
+) -> io::Result<(Vec<u8>, Box<dyn Read + 'a>)> {
+    let mut head = Vec::with_capacity(n);
+    (&mut r).take(n as u64).read_to_end(&mut head)?;
+    Ok((head, r))
 }
 
 /// Binary input: a NUL byte in the first [`BINARY_PROBE`] bytes skips

@@ -7,6 +7,11 @@ mod delimit;
 mod chunking;
 // The command-line contract: options, exit codes, errors.
 mod cli;
+// Mail and news archives: MIME, provenance, compressed input.
+mod mail;
+// The MIME layer on real messages, and its properties.
+mod mime_props;
+mod mime_samples;
 // Real samples from corpora/ against outputs checked by hand.
 mod golden;
 // RFC 3986 5.4 and the drafts' Appendix C, Appendix B components.

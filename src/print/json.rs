@@ -12,7 +12,7 @@ use crate::pipeline::InputInfo;
 pub(crate) fn hit_object(input: &InputInfo, hit: &Hit) -> Value {
     let uri = hit.uri();
     let port = uri.port().and_then(|p| p.parse::<u32>().ok());
-    json!({
+    let mut obj = json!({
         "url": hit.url(),
         "resolved": hit.resolved(),
         "valid": hit.is_valid(),
@@ -31,7 +31,17 @@ pub(crate) fn hit_object(input: &InputInfo, hit: &Hit) -> Value {
         "context": hit.context().as_str(),
         "hyphen_break": hit.hyphen_break(),
         "alternative": hit.alternative(),
-    })
+    });
+    if let (Some(p), Some(map)) = (hit.provenance(), obj.as_object_mut()) {
+        map.insert("message".into(), json!(p.message));
+        map.insert("message_id".into(), json!(p.message_id));
+        map.insert("part".into(), json!(p.part));
+        map.insert("header".into(), json!(p.header));
+        map.insert("source".into(), json!(p.source.as_str()));
+        map.insert("decoded".into(), json!(p.decoded.as_str()));
+        map.insert("warnings".into(), json!(p.warnings));
+    }
+    obj
 }
 
 /// Write one JSON line.

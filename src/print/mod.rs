@@ -47,6 +47,9 @@ pub struct PrintOptions {
     pub invalid: bool,
     /// Print each URL once (the first time it is seen).
     pub unique: bool,
+    /// Prefix each URL with the Message-ID of its message (`-` when it
+    /// has none or is not from a message).
+    pub message_id: bool,
 }
 
 impl Default for PrintOptions {
@@ -61,6 +64,7 @@ impl Default for PrintOptions {
             resolved: false,
             invalid: false,
             unique: false,
+            message_id: false,
         }
     }
 }
@@ -151,6 +155,14 @@ impl<W: Write> Sink for Printer<W> {
                 }
                 if self.opts.byte_offset {
                     write!(self.out, "{}:", hit.start())?;
+                }
+                if self.opts.message_id {
+                    let id = hit
+                        .provenance()
+                        .and_then(|p| p.message_id.as_deref())
+                        .unwrap_or("-");
+                    self.out.write_all(escape_for_terminal(id).as_bytes())?;
+                    self.out.write_all(b" ")?;
                 }
                 let text = escape_for_terminal(self.text(hit));
                 self.out.write_all(text.as_bytes())?;

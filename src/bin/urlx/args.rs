@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 
 /// Find URLs in mail, news, plain text and logs.
 ///
@@ -87,6 +87,24 @@ pub struct Args {
     #[arg(short = 'a', long = "text")]
     pub text: bool,
 
+    /// Input format: auto decides per input from its first bytes (an
+    /// mbox starts with "From ", a message or news article with header
+    /// fields); mail formats are decoded (MIME, quoted-printable, base64,
+    /// charsets, HTML) and each URL's provenance is given with --json.
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+
+    /// Decompress every input by its magic bytes (gzip, bzip2, xz,
+    /// zstd), standard input included; without -z only files named
+    /// *.gz, *.bz2, *.xz, *.zst are decompressed.
+    #[arg(short = 'z', long)]
+    pub search_zip: bool,
+
+    /// Prefix each URL with the Message-ID of its message (mail and news
+    /// input).
+    #[arg(long)]
+    pub message_id: bool,
+
     /// Number of threads (default: the number of CPUs).
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
@@ -109,4 +127,35 @@ pub struct ResolveArgs {
     /// References to resolve.
     #[arg(value_name = "REF", required = true)]
     pub refs: Vec<String>,
+}
+
+/// The values of --format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Decide from each input's first bytes.
+    Auto,
+    /// Plain text.
+    Text,
+    /// An mbox (mboxo or mboxrd).
+    Mbox,
+    /// One message per file (a Maildir's cur/ and new/).
+    Maildir,
+    /// One RFC 5322 message per file.
+    Eml,
+    /// One Usenet article per file (a news spool).
+    News,
+}
+
+impl From<FormatArg> for urlx::mail::Format {
+    fn from(f: FormatArg) -> Self {
+        use urlx::mail::Format;
+        match f {
+            FormatArg::Auto => Format::Auto,
+            FormatArg::Text => Format::Text,
+            FormatArg::Mbox => Format::Mbox,
+            FormatArg::Maildir => Format::Maildir,
+            FormatArg::Eml => Format::Eml,
+            FormatArg::News => Format::News,
+        }
+    }
 }

@@ -8,6 +8,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use urlx::Input;
+use urlx::decompress::{Compression, decoder, sniffed};
 
 /// The name standard input is reported under.
 pub const STDIN_NAME: &str = "<stdin>";
@@ -22,13 +23,15 @@ enum Todo {
 pub struct Inputs {
     stack: Vec<Todo>,
     explicit: Vec<bool>,
+    /// Decompress every input by its magic bytes (-z).
+    sniff: bool,
 }
 
 impl Inputs {
-    pub fn new(paths: &[PathBuf]) -> Inputs {
+    pub fn new(paths: &[PathBuf], sniff: bool) -> Inputs {
         let stack =
             paths.iter().rev().map(|p| Todo::Path(p.clone(), true)).collect();
-        Inputs { stack, explicit: Vec::new() }
+        Inputs { stack, explicit: Vec::new(), sniff }
     }
 
     /// Whether input number `index` (in the order produced) was named on
@@ -59,7 +62,11 @@ impl Iterator for Inputs {
             };
             if explicit && path.as_os_str() == "-" {
                 self.explicit.push(true);
-                let input = Input::new(STDIN_NAME, || Ok(io::stdin()));
+                let sniff = self.sniff;
+                let input = Input::new(STDIN_NAME, move || {
+                    let stdin = io::stdin();
+                    if sniff { sniffed(stdin) } else { Ok(Box::new(stdin)) }
+                });
                 return Some((input, true));
             }
             // Named paths are followed; inside directories, symbolic
@@ -84,8 +91,15 @@ impl Iterator for Inputs {
                     // Open errors (missing, permission) surface here.
                     self.explicit.push(explicit);
                     let p = path.clone();
-                    let input =
-                        Input::new(name_of(&path), move || File::open(p));
+                    let sniff = self.sniff;
+                    let input = Input::new(name_of(&path), move || {
+                        let file = File::open(&p)?;
+                        if sniff {
+                            sniffed(file)
+                        } else {
+                            decoder(file, Compression::from_path(&p))
+                        }
+                    });
                     return Some((input, explicit));
                 }
             }

@@ -59,6 +59,20 @@ impl<W: Write> Sink for CliSink<W> {
         self.printer.end(input, hits)
     }
 
+    fn warning(
+        &mut self,
+        input: &InputInfo,
+        message: u64,
+        text: &str,
+    ) -> io::Result<()> {
+        eprintln!(
+            "urlx: {}: message {message}: {}",
+            escape_for_terminal(&input.name),
+            escape_for_terminal(text)
+        );
+        Ok(())
+    }
+
     fn error(
         &mut self,
         input: &InputInfo,
@@ -120,13 +134,15 @@ fn run(args: Args) -> anyhow::Result<u8> {
         resolved: args.resolved,
         invalid: args.invalid,
         unique: args.unique,
+        message_id: args.message_id,
     };
     let mut builder = Extractor::builder();
     builder
         .max_url_len(args.max_url_len)
         .base(args.base.as_deref())
         .line_numbers(opts.line_number || args.json)
-        .binary(args.text);
+        .binary(args.text)
+        .format(args.format.into());
     if !args.scheme.is_empty() {
         builder.schemes(&args.scheme);
     }
@@ -140,10 +156,11 @@ fn run(args: Args) -> anyhow::Result<u8> {
         failed: false,
     };
     let flags = explicit.clone();
-    let inputs = Inputs::new(&paths).map(move |(input, was)| {
-        flags.borrow_mut().push(was);
-        input
-    });
+    let inputs =
+        Inputs::new(&paths, args.search_zip).map(move |(input, was)| {
+            flags.borrow_mut().push(was);
+            input
+        });
     let summary = extractor.search(inputs, &mut sink)?;
     let printed = sink.printer.printed();
     sink.printer.into_inner()?;

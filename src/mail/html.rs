@@ -1,0 +1,1602 @@
+//! HTML scanning of mail `text/html` parts: links, base, visible text.
+//!
+//! This module owns URL-valued attributes, the `<base href>` and the
+//! visible text of an HTML document, mapped back to HTML offsets.
+//!
+//! The tokenizer is forgiving and works in the spirit of the WHATWG HTML
+//! tokenizer without being a full one. It never builds a tree, runs in time
+//! linear in the input and never panics.
+//!
+//! # Tokens
+//!
+//! * `<` followed by an ASCII letter starts a start tag, `</` followed by an
+//!   ASCII letter an end tag. Tag and attribute names are case-insensitive.
+//!   Attributes are `name=value`, `name='value'`, `name="value"` or a bare
+//!   `name`; whitespace around `=` is allowed; `/` between attributes is
+//!   ignored.
+//! * `<!--` starts a comment that ends at `-->`, `--!>`, or the empty forms
+//!   `<!-->` and `<!--->`. Other `<!...>` (doctype, `<![if ...]>`,
+//!   `<![CDATA[...]`), `<?...>` and `</` followed by a non-letter are bogus
+//!   comments ending at the next `>`; `</>` is dropped. Comments are
+//!   neither text nor links.
+//! * Any other `<` (followed by a space, digit, `<`, `=`, non-ASCII, or at
+//!   the end of input) is text.
+//! * The contents of `<script>` and `<style>` are skipped up to the
+//!   matching end tag (`</script` followed by whitespace, `/` or `>`,
+//!   case-insensitive). The contents of `<title>` and `<textarea>` are text
+//!   (character references decoded, no tags inside); those of `<xmp>` are
+//!   text taken literally; everything after `<plaintext>` is literal text.
+//!
+//! # Malformed input
+//!
+//! * A quoted attribute value ends at the matching quote. If there is none
+//!   before the end of the input, it ends at the next `>` (which also ends
+//!   the tag), or at the end of the input if there is no `>` either.
+//! * Recovery from a missing closing quote: if a quoted value would contain
+//!   a `>` followed later by a `<` (that is, it would swallow markup, as in
+//!   `<a href="http://x/>Click</a> ... <a href="y">`), the value and the
+//!   tag end at that first `>` instead. Browsers would swallow the markup;
+//!   this rule keeps the link and the text and makes sure a stray quote
+//!   cannot hide the rest of the document.
+//! * A tag cut off by the end of the input still reports its URL
+//!   attributes (a truncated mail part keeps its last link); it produces
+//!   no text.
+//! * An unclosed comment (`<!--` without `-->`) or bogus comment (`<!`,
+//!   `<?` without `>`) hides the rest of the input, as in browsers; an
+//!   unclosed `<script>` or `<style>` hides the rest too.
+//! * Duplicate attributes are all reported (browsers use the first).
+//!
+//! # Text
+//!
+//! [`HtmlScan::text`] is the text between the tags, whitespace kept as
+//! written, with character references decoded (`&nbsp;` becomes a plain
+//! space). Block-level tags, start or end (`p`, `br`, `div`, `li`, `tr`,
+//! `table`, `h1`–`h6`, `title`, ...), insert a newline unless the text is
+//! empty or already ends with one; `td` and `th` insert a space unless the
+//! text ends with whitespace. Inline tags (`b`, `a`, `font`, ...) insert
+//! nothing, as a browser renders `foo<b>bar</b>` as `foobar`.
+
+use memchr::memchr;
+
+/// The attribute names whose values are reported as links, for any
+/// element.
+///
+/// `srcset` values are split into their image candidates and `ping` values
+/// at whitespace, one [`Link`] per URL. In addition, the `content` of
+/// `<meta http-equiv="refresh" content="5; url=...">` is reported (only its
+/// URL part) with `attr` `"content"`.
+pub const URL_ATTRIBUTES: &[&str] = &[
+    "action",
+    "background",
+    "cite",
+    "classid",
+    "codebase",
+    "data",
+    "dynsrc",
+    "formaction",
+    "href",
+    "icon",
+    "longdesc",
+    "lowsrc",
+    "manifest",
+    "ping",
+    "poster",
+    "profile",
+    "src",
+    "srcset",
+    "usemap",
+];
+
+/// The result of [`scan_html`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HtmlScan {
+    /// The `href` of the first `<base>` element that has a non-empty one,
+    /// cleaned like [`Link::value`]. Relative links resolve against it.
+    pub base: Option<String>,
+    /// The URL-valued attributes, in document order (the `<base href>`
+    /// included).
+    pub links: Vec<Link>,
+    /// The visible text: tags, comments, `<script>` and `<style>` removed,
+    /// character references decoded, block-level tags turned into newlines
+    /// (see the module documentation). `<title>` text is kept.
+    pub text: String,
+    /// Anchors `(text offset, html offset)`, strictly increasing in both
+    /// components: a byte offset `t` in [`HtmlScan::text`] corresponds to
+    /// the HTML offset `a.1 + (t - a.0)` for the last anchor `a` with
+    /// `a.0 <= t` (see [`HtmlScan::html_offset`]). An anchor is added
+    /// wherever the correspondence jumps: after a tag, a comment or a
+    /// character reference. A decoded reference or an inserted newline maps
+    /// to the first byte of the reference or tag.
+    pub text_map: Vec<(usize, usize)>,
+}
+
+impl HtmlScan {
+    /// Maps a byte offset in [`HtmlScan::text`] to the byte offset in the
+    /// HTML input it came from (exact for text copied verbatim).
+    pub fn html_offset(&self, t: usize) -> usize {
+        let k = self.text_map.partition_point(|a| a.0 <= t);
+        match k.checked_sub(1).and_then(|k| self.text_map.get(k)) {
+            Some(&(ts, hs)) => hs.saturating_add(t - ts),
+            None => t,
+        }
+    }
+}
+
+/// One URL-valued attribute.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    /// The lowercase attribute name, one of [`URL_ATTRIBUTES`] or
+    /// `"content"` (meta refresh).
+    pub attr: &'static str,
+    /// The lowercase element name, e.g. `"a"`, `"img"`, `"form"`.
+    pub element: String,
+    /// The value with character references decoded (attribute rules, see
+    /// [`decode_attr_entities`]), leading and trailing whitespace and
+    /// control characters removed, and every tab, CR and LF inside removed
+    /// (as the URL parser does). Never empty: empty values are not
+    /// reported.
+    pub value: String,
+    /// The byte offset in the HTML input of the first character of the raw
+    /// value after leading whitespace (the first byte of the URL as
+    /// written, possibly of a character reference).
+    pub offset: usize,
+}
+
+/// Scans one HTML document: links, `<base href>` and the visible text.
+///
+/// Never panics; time and memory are linear in `html.len()`.
+pub fn scan_html(html: &str) -> HtmlScan {
+    let mut s = Scanner {
+        html,
+        b: html.as_bytes(),
+        out: HtmlScan::default(),
+        no_quote_from: [usize::MAX; 2],
+        no_gt_from: usize::MAX,
+        attrs: Vec::new(),
+    };
+    s.run();
+    s.out
+}
+
+/// Decodes character references as in HTML text: named references from a
+/// table of about 160 (`&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`,
+/// `&nbsp;`, all of Latin-1 such as `&copy;` `&eacute;`, and common ones
+/// such as `&hellip;` `&mdash;` `&rsquo;` `&euro;` `&trade;`), decimal
+/// `&#NN;` and hexadecimal `&#xNN;`.
+///
+/// As browsers do: the semicolon may be missing after a numeric reference
+/// and after the legacy named ones (`&amp`, `&lt`, `&gt`, `&quot`, the
+/// Latin-1 names); `&#0;`, surrogates and values above U+10FFFF become
+/// U+FFFD; `&#128;`–`&#159;` are read as windows-1252 (`&#146;` is `’`).
+/// Anything else after `&` is left as written.
+pub fn decode_entities(s: &str) -> String {
+    decode(s, false)
+}
+
+/// Decodes character references as in an HTML attribute value: like
+/// [`decode_entities`], except that a legacy named reference without its
+/// semicolon is left as written when followed by `=` or an ASCII letter or
+/// digit, so `?a=1&copy=2` keeps `&copy=2` (while `&amp;` still becomes
+/// `&`).
+pub fn decode_attr_entities(s: &str) -> String {
+    decode(s, true)
+}
+
+fn decode(s: &str, attr: bool) -> String {
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while let Some(amp) = find_byte(b, i, b.len(), b'&') {
+        out.push_str(s.get(i..amp).unwrap_or(""));
+        match char_ref(b, amp, b.len(), attr) {
+            Some((c, len)) => {
+                out.push(c);
+                i = amp + len;
+            }
+            None => {
+                out.push('&');
+                i = amp + 1;
+            }
+        }
+    }
+    out.push_str(s.get(i..).unwrap_or(""));
+    out
+}
+
+/// Position of the first `c` in `b[from..to]`.
+fn find_byte(b: &[u8], from: usize, to: usize, c: u8) -> Option<usize> {
+    b.get(from..to).and_then(|s| memchr(c, s)).map(|k| from + k)
+}
+
+/// HTML's ASCII whitespace (tab, LF, FF, CR, space).
+fn is_ws(c: u8) -> bool {
+    matches!(c, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
+}
+
+/// What a start tag does to the text around and after it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Content {
+    /// Ordinary markup follows.
+    Markup,
+    /// `script`, `style`: contents skipped.
+    Skip,
+    /// `title`, `textarea`: contents are text, references decoded.
+    Rcdata,
+    /// `xmp`: contents are literal text.
+    Rawtext,
+    /// `plaintext`: the rest of the input is literal text.
+    Plaintext,
+}
+
+/// Classifies a tag name: the separator it inserts and its content model.
+fn classify(name: &[u8]) -> (Option<char>, Content) {
+    let mut buf = [0u8; 10];
+    let Some(dst) = buf.get_mut(..name.len()) else {
+        return (None, Content::Markup);
+    };
+    dst.copy_from_slice(name);
+    dst.make_ascii_lowercase();
+    match &*dst {
+        b"script" | b"style" => (None, Content::Skip),
+        b"title" | b"textarea" => (Some('\n'), Content::Rcdata),
+        b"xmp" => (Some('\n'), Content::Rawtext),
+        b"plaintext" => (Some('\n'), Content::Plaintext),
+        b"td" | b"th" => (Some(' '), Content::Markup),
+        b"address" | b"article" | b"aside" | b"blockquote" | b"body"
+        | b"br" | b"caption" | b"center" | b"dd" | b"details" | b"dialog"
+        | b"dir" | b"div" | b"dl" | b"dt" | b"fieldset" | b"figcaption"
+        | b"figure" | b"footer" | b"form" | b"frame" | b"frameset" | b"h1"
+        | b"h2" | b"h3" | b"h4" | b"h5" | b"h6" | b"head" | b"header"
+        | b"hgroup" | b"hr" | b"html" | b"iframe" | b"legend" | b"li"
+        | b"main" | b"menu" | b"nav" | b"ol" | b"option" | b"p" | b"pre"
+        | b"section" | b"summary" | b"table" | b"tbody" | b"tfoot"
+        | b"thead" | b"tr" | b"ul" => (Some('\n'), Content::Markup),
+        _ => (None, Content::Markup),
+    }
+}
+
+/// The canonical name if `name` is one of [`URL_ATTRIBUTES`].
+fn url_attr(name: &[u8]) -> Option<&'static str> {
+    URL_ATTRIBUTES
+        .iter()
+        .copied()
+        .find(|a| a.as_bytes().eq_ignore_ascii_case(name))
+}
+
+/// One attribute of the tag being parsed: byte ranges in the input.
+#[derive(Clone, Copy)]
+struct Attr {
+    name: (usize, usize),
+    value: Option<(usize, usize)>,
+}
+
+struct Scanner<'a> {
+    html: &'a str,
+    b: &'a [u8],
+    out: HtmlScan,
+    /// Searches for `"` (index 0) or `'` (index 1) starting at or after
+    /// this offset are known to fail.
+    no_quote_from: [usize; 2],
+    /// Searches for `>` starting at or after this offset are known to fail.
+    no_gt_from: usize,
+    /// Attributes of the current tag (reused buffer).
+    attrs: Vec<Attr>,
+}
+
+impl Scanner<'_> {
+    fn run(&mut self) {
+        let b = self.b;
+        let n = b.len();
+        let mut pos = 0; // start of the pending text
+        let mut i = 0; // where to look for the next `<`
+        while let Some(lt) = find_byte(b, i, n, b'<') {
+            let next = match b.get(lt + 1).copied() {
+                Some(c) if c.is_ascii_alphabetic() => {
+                    self.text(pos, lt, true);
+                    self.start_tag(lt)
+                }
+                Some(b'/') => match b.get(lt + 2).copied() {
+                    Some(c) if c.is_ascii_alphabetic() => {
+                        self.text(pos, lt, true);
+                        self.end_tag(lt)
+                    }
+                    Some(b'>') => {
+                        self.text(pos, lt, true);
+                        lt + 3
+                    }
+                    Some(_) => {
+                        self.text(pos, lt, true);
+                        self.bogus_comment(lt + 2)
+                    }
+                    None => {
+                        i = lt + 1;
+                        continue;
+                    }
+                },
+                Some(b'!') => {
+                    self.text(pos, lt, true);
+                    if b.get(lt + 2..lt + 4) == Some(b"--") {
+                        self.comment(lt + 4)
+                    } else {
+                        self.bogus_comment(lt + 2)
+                    }
+                }
+                Some(b'?') => {
+                    self.text(pos, lt, true);
+                    self.bogus_comment(lt + 2)
+                }
+                _ => {
+                    i = lt + 1;
+                    continue;
+                }
+            };
+            pos = next;
+            i = next;
+        }
+        self.text(pos, n, true);
+    }
+
+    /// `>` at or after `from`, with a memo of failed searches so repeated
+    /// failures cost nothing.
+    fn find_gt(&mut self, from: usize) -> Option<usize> {
+        if from >= self.no_gt_from {
+            return None;
+        }
+        let r = find_byte(self.b, from, self.b.len(), b'>');
+        if r.is_none() {
+            self.no_gt_from = from;
+        }
+        r
+    }
+
+    /// The quote `q` at or after `from`, memoized like
+    /// [`Scanner::find_gt`].
+    fn find_quote(&mut self, from: usize, q: u8) -> Option<usize> {
+        let k = usize::from(q == b'\'');
+        let limit = self.no_quote_from.get(k).copied().unwrap_or(0);
+        if from >= limit {
+            return None;
+        }
+        let r = find_byte(self.b, from, self.b.len(), q);
+        if r.is_none() {
+            if let Some(l) = self.no_quote_from.get_mut(k) {
+                *l = from;
+            }
+        }
+        r
+    }
+
+    /// Skips a comment whose body starts at `s`; returns the offset after
+    /// it (the end of the input if unclosed).
+    fn comment(&mut self, s: usize) -> usize {
+        let b = self.b;
+        let mut from = s;
+        while let Some(g) = self.find_gt(from) {
+            let closed = g == s
+                || (g == s + 1 && b.get(s) == Some(&b'-'))
+                || (g >= s + 2 && b.get(g - 2..g) == Some(b"--"))
+                || (g >= s + 3 && b.get(g - 3..g) == Some(b"--!"));
+            if closed {
+                return g + 1;
+            }
+            from = g + 1;
+        }
+        b.len()
+    }
+
+    /// Skips a bogus comment whose body starts at `s`.
+    fn bogus_comment(&mut self, s: usize) -> usize {
+        self.find_gt(s).map_or(self.b.len(), |g| g + 1)
+    }
+
+    /// Appends a separator mapped to HTML offset `at`.
+    fn separate(&mut self, at: usize, sep: char) {
+        match self.out.text.as_bytes().last() {
+            None | Some(b'\n') => return,
+            Some(&c) if sep == ' ' && is_ws(c) => return,
+            _ => {}
+        }
+        self.anchor(at);
+        self.out.text.push(sep);
+    }
+
+    /// Records that the next text byte comes from HTML offset `h`.
+    fn anchor(&mut self, h: usize) {
+        let t = self.out.text.len();
+        if let Some(last) = self.out.text_map.last_mut() {
+            if h.checked_sub(last.1) == Some(t - last.0) {
+                return;
+            }
+            if last.0 == t {
+                last.1 = h;
+                return;
+            }
+        }
+        self.out.text_map.push((t, h));
+    }
+
+    /// Appends `html[a..e]` to the text, decoding references if `decode`.
+    fn text(&mut self, a: usize, e: usize, decode: bool) {
+        if a >= e {
+            return;
+        }
+        let (b, html) = (self.b, self.html);
+        if !decode {
+            self.anchor(a);
+            self.out.text.push_str(html.get(a..e).unwrap_or(""));
+            return;
+        }
+        let mut i = a;
+        while let Some(amp) = find_byte(b, i, e, b'&') {
+            if amp > i {
+                self.anchor(i);
+                self.out.text.push_str(html.get(i..amp).unwrap_or(""));
+            }
+            self.anchor(amp);
+            match char_ref(b, amp, e, false) {
+                Some((c, len)) => {
+                    self.out.text.push(if c == '\u{a0}' { ' ' } else { c });
+                    i = amp + len;
+                }
+                None => {
+                    self.out.text.push('&');
+                    i = amp + 1;
+                }
+            }
+        }
+        if i < e {
+            self.anchor(i);
+            self.out.text.push_str(html.get(i..e).unwrap_or(""));
+        }
+    }
+
+    /// Handles the start tag at `lt`; returns where scanning resumes.
+    fn start_tag(&mut self, lt: usize) -> usize {
+        let b = self.b;
+        let n = b.len();
+        let (name, end) = self.parse_tag(lt + 1);
+        let name_bytes = b.get(name.0..name.1).unwrap_or_default();
+        let (sep, content) = classify(name_bytes);
+        if let Some(sep) = sep {
+            self.separate(lt, sep);
+        }
+        let attrs = std::mem::take(&mut self.attrs);
+        self.links(name, &attrs);
+        self.attrs = attrs;
+        match content {
+            Content::Markup => end,
+            Content::Plaintext => {
+                self.text(end, n, false);
+                n
+            }
+            Content::Skip | Content::Rcdata | Content::Rawtext => {
+                let close = find_end_tag(b, end, name_bytes).unwrap_or(n);
+                match content {
+                    Content::Rcdata => self.text(end, close, true),
+                    Content::Rawtext => self.text(end, close, false),
+                    _ => {}
+                }
+                close
+            }
+        }
+    }
+
+    /// Handles the end tag at `lt`; returns the offset after it.
+    fn end_tag(&mut self, lt: usize) -> usize {
+        let (name, end) = self.parse_tag(lt + 2);
+        let name_bytes = self.b.get(name.0..name.1).unwrap_or_default();
+        if let (Some(sep), _) = classify(name_bytes) {
+            self.separate(lt, sep);
+        }
+        end
+    }
+
+    /// Parses a tag whose name starts at `s` into `self.attrs`; returns the
+    /// name range and the offset after the tag (after its `>`, or the end
+    /// of the input).
+    fn parse_tag(&mut self, s: usize) -> ((usize, usize), usize) {
+        let b = self.b;
+        let n = b.len();
+        let stop = |c: u8| is_ws(c) || c == b'/' || c == b'>';
+        self.attrs.clear();
+        let mut i = s;
+        while b.get(i).is_some_and(|&c| !stop(c)) {
+            i += 1;
+        }
+        let name = (s, i);
+        loop {
+            while b.get(i).is_some_and(|&c| is_ws(c) || c == b'/') {
+                i += 1;
+            }
+            match b.get(i) {
+                None => return (name, n),
+                Some(b'>') => return (name, i + 1),
+                Some(_) => {}
+            }
+            // The first character of a name may be `=`.
+            let ns = i;
+            i += 1;
+            while b.get(i).is_some_and(|&c| !stop(c) && c != b'=') {
+                i += 1;
+            }
+            let ne = i;
+            let mut j = i;
+            while b.get(j).is_some_and(|&c| is_ws(c)) {
+                j += 1;
+            }
+            let mut value = None;
+            if b.get(j) == Some(&b'=') {
+                j += 1;
+                while b.get(j).is_some_and(|&c| is_ws(c)) {
+                    j += 1;
+                }
+                match b.get(j).copied() {
+                    None => {
+                        value = Some((n, n));
+                        i = n;
+                    }
+                    Some(q @ (b'"' | b'\'')) => {
+                        let (ve, next) = self.quoted_end(j + 1, q);
+                        value = Some((j + 1, ve));
+                        i = next;
+                    }
+                    Some(b'>') => {
+                        value = Some((j, j));
+                        i = j;
+                    }
+                    Some(_) => {
+                        let vs = j;
+                        while b.get(j).is_some_and(|&c| !is_ws(c) && c != b'>')
+                        {
+                            j += 1;
+                        }
+                        value = Some((vs, j));
+                        i = j;
+                    }
+                }
+            }
+            self.attrs.push(Attr { name: (ns, ne), value });
+        }
+    }
+
+    /// The end of a value quoted with `q` starting at `vs`, and where
+    /// attribute parsing resumes (see the module documentation).
+    fn quoted_end(&mut self, vs: usize, q: u8) -> (usize, usize) {
+        let b = self.b;
+        let n = b.len();
+        let qpos = self.find_quote(vs, q);
+        let gt = find_byte(b, vs, qpos.unwrap_or(n), b'>');
+        match (qpos, gt) {
+            (Some(qp), Some(g)) => {
+                if find_byte(b, g + 1, qp, b'<').is_some() {
+                    (g, g)
+                } else {
+                    (qp, qp + 1)
+                }
+            }
+            (Some(qp), None) => (qp, qp + 1),
+            (None, Some(g)) => (g, g),
+            (None, None) => (n, n),
+        }
+    }
+
+    /// Reports the URL attributes of the tag just parsed.
+    fn links(&mut self, name: (usize, usize), attrs: &[Attr]) {
+        let b = self.b;
+        let html = self.html;
+        let name_bytes = b.get(name.0..name.1).unwrap_or_default();
+        let element = html.get(name.0..name.1).unwrap_or("");
+        let is_meta = name_bytes.eq_ignore_ascii_case(b"meta");
+        let is_base = name_bytes.eq_ignore_ascii_case(b"base");
+        for a in attrs {
+            let Some((vs, ve)) = a.value else { continue };
+            let an = b.get(a.name.0..a.name.1).unwrap_or_default();
+            if let Some(attr) = url_attr(an) {
+                match attr {
+                    "srcset" => {
+                        for (s, e) in srcset_urls(b, vs, ve) {
+                            self.link(attr, element, s, e, false);
+                        }
+                    }
+                    "ping" => {
+                        let mut i = vs;
+                        while i < ve {
+                            while i < ve && b.get(i).is_some_and(|&c| is_ws(c))
+                            {
+                                i += 1;
+                            }
+                            let s = i;
+                            while i < ve
+                                && b.get(i).is_some_and(|&c| !is_ws(c))
+                            {
+                                i += 1;
+                            }
+                            self.link(attr, element, s, i, false);
+                        }
+                    }
+                    _ => self.link(attr, element, vs, ve, is_base),
+                }
+            } else if is_meta
+                && an.eq_ignore_ascii_case(b"content")
+                && attrs.iter().any(|x| self.is_refresh(x))
+            {
+                let (s, e) = refresh_url(b, vs, ve);
+                self.link("content", element, s, e, false);
+            }
+        }
+    }
+
+    /// Whether `a` is `http-equiv="refresh"`.
+    fn is_refresh(&self, a: &Attr) -> bool {
+        let name = self.b.get(a.name.0..a.name.1).unwrap_or_default();
+        let Some((vs, ve)) = a.value else { return false };
+        name.eq_ignore_ascii_case(b"http-equiv")
+            && clean(&decode_attr_entities(
+                self.html.get(vs..ve).unwrap_or(""),
+            ))
+            .eq_ignore_ascii_case("refresh")
+    }
+
+    /// Reports the raw value `html[s..e]` as a link.
+    fn link(
+        &mut self,
+        attr: &'static str,
+        element: &str,
+        mut s: usize,
+        e: usize,
+        base: bool,
+    ) {
+        let b = self.b;
+        while s < e && b.get(s).is_some_and(|&c| is_ws(c)) {
+            s += 1;
+        }
+        let raw = self.html.get(s..e).unwrap_or("");
+        let value = clean(&decode_attr_entities(raw));
+        if value.is_empty() {
+            return;
+        }
+        if base && attr == "href" && self.out.base.is_none() {
+            self.out.base = Some(value.clone());
+        }
+        self.out.links.push(Link {
+            attr,
+            element: element.to_ascii_lowercase(),
+            value,
+            offset: s,
+        });
+    }
+}
+
+/// Trims C0 controls and spaces and removes inner tabs and newlines.
+fn clean(v: &str) -> String {
+    v.trim_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|&c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect()
+}
+
+/// The offset of the end tag `</name` (followed by whitespace, `/` or `>`)
+/// at or after `from`, case-insensitive.
+fn find_end_tag(b: &[u8], from: usize, name: &[u8]) -> Option<usize> {
+    let mut i = from;
+    while let Some(p) = find_byte(b, i, b.len(), b'<') {
+        let after = p + 2 + name.len();
+        if b.get(p + 1) == Some(&b'/')
+            && b.get(p + 2..after)
+                .is_some_and(|s| s.eq_ignore_ascii_case(name))
+            && b.get(after)
+                .is_some_and(|&c| is_ws(c) || c == b'/' || c == b'>')
+        {
+            return Some(p);
+        }
+        i = p + 1;
+    }
+    None
+}
+
+/// The URL ranges of a raw `srcset` value `b[vs..ve]`: candidates are
+/// separated by commas; each is a URL (up to whitespace, trailing commas
+/// dropped) followed by optional descriptors.
+fn srcset_urls(b: &[u8], vs: usize, ve: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = vs;
+    loop {
+        while i < ve && b.get(i).is_some_and(|&c| is_ws(c) || c == b',') {
+            i += 1;
+        }
+        if i >= ve {
+            return out;
+        }
+        let us = i;
+        while i < ve && b.get(i).is_some_and(|&c| !is_ws(c)) {
+            i += 1;
+        }
+        let mut ue = i;
+        while ue > us && b.get(ue - 1) == Some(&b',') {
+            ue -= 1;
+        }
+        out.push((us, ue));
+        if ue == i {
+            // Descriptors up to a comma outside parentheses.
+            let mut depth = 0usize;
+            while i < ve {
+                match b.get(i) {
+                    Some(b'(') => depth = depth.saturating_add(1),
+                    Some(b')') => depth = depth.saturating_sub(1),
+                    Some(b',') if depth == 0 => break,
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+    }
+}
+
+/// The URL range of a raw meta refresh `content` value `b[vs..ve]`, such
+/// as `5; url='http://x/'`, `0;URL=http://x/` or `0, http://x/`.
+fn refresh_url(b: &[u8], vs: usize, ve: usize) -> (usize, usize) {
+    let at = |i: usize| if i < ve { b.get(i).copied() } else { None };
+    let mut i = vs;
+    while at(i).is_some_and(is_ws) {
+        i += 1;
+    }
+    while at(i).is_some_and(|c| c.is_ascii_digit() || c == b'.') {
+        i += 1;
+    }
+    while at(i).is_some_and(is_ws) {
+        i += 1;
+    }
+    if matches!(at(i), Some(b';' | b',')) {
+        i += 1;
+    }
+    while at(i).is_some_and(is_ws) {
+        i += 1;
+    }
+    if b.get(i..i + 3).is_some_and(|s| s.eq_ignore_ascii_case(b"url"))
+        && i + 3 <= ve
+    {
+        let mut j = i + 3;
+        while at(j).is_some_and(is_ws) {
+            j += 1;
+        }
+        if at(j) == Some(b'=') {
+            j += 1;
+            while at(j).is_some_and(is_ws) {
+                j += 1;
+            }
+            i = j;
+        }
+    }
+    if let Some(q @ (b'"' | b'\'')) = at(i) {
+        let e = find_byte(b, i + 1, ve, q).unwrap_or(ve);
+        return (i + 1, e);
+    }
+    (i, ve)
+}
+
+/// Decodes the character reference at `b[i] == b'&'`, looking no further
+/// than `end`; returns the character and the length consumed.
+fn char_ref(
+    b: &[u8],
+    i: usize,
+    end: usize,
+    attr: bool,
+) -> Option<(char, usize)> {
+    let s = b.get(..end)?;
+    if s.get(i + 1) == Some(&b'#') {
+        let mut j = i + 2;
+        let hex = matches!(s.get(j), Some(b'x' | b'X'));
+        if hex {
+            j += 1;
+        }
+        let radix = if hex { 16 } else { 10 };
+        let ds = j;
+        let mut v: u32 = 0;
+        while let Some(d) =
+            s.get(j).and_then(|&c| char::from(c).to_digit(radix))
+        {
+            v = v.saturating_mul(radix).saturating_add(d).min(0x11_0000);
+            j += 1;
+        }
+        if j == ds {
+            return None;
+        }
+        if s.get(j) == Some(&b';') {
+            j += 1;
+        }
+        return Some((numeric_char(v), j - i));
+    }
+    let ns = i + 1;
+    let mut j = ns;
+    while j - ns < 32 && s.get(j).is_some_and(u8::is_ascii_alphanumeric) {
+        j += 1;
+    }
+    let name = s.get(ns..j)?;
+    if s.get(j) == Some(&b';') {
+        if let Some((c, _)) = lookup(name) {
+            return Some((c, j + 1 - i));
+        }
+    }
+    for k in (2..=name.len().min(6)).rev() {
+        let Some((c, true)) = name.get(..k).and_then(lookup) else {
+            continue;
+        };
+        if attr
+            && s.get(ns + k)
+                .is_some_and(|&c| c == b'=' || c.is_ascii_alphanumeric())
+        {
+            return None;
+        }
+        return Some((c, 1 + k));
+    }
+    None
+}
+
+/// The character of a numeric reference (see [`decode_entities`]).
+fn numeric_char(v: u32) -> char {
+    const WIN1252: [u32; 32] = [
+        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6,
+        0x2030, 0x0160, 0x2039, 0x0152, 0x8D, 0x017D, 0x8F, 0x90, 0x2018,
+        0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122,
+        0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
+    ];
+    let v = match v {
+        0x80..=0x9F => {
+            WIN1252.get((v - 0x80) as usize).copied().unwrap_or(0xFFFD)
+        }
+        0 => 0xFFFD,
+        _ => v,
+    };
+    char::from_u32(v).unwrap_or('\u{FFFD}')
+}
+
+/// The Latin-1 names for U+00A0 to U+00FF, in order.
+const LATIN1: [&str; 96] = [
+    "nbsp", "iexcl", "cent", "pound", "curren", "yen", "brvbar", "sect",
+    "uml", "copy", "ordf", "laquo", "not", "shy", "reg", "macr", "deg",
+    "plusmn", "sup2", "sup3", "acute", "micro", "para", "middot", "cedil",
+    "sup1", "ordm", "raquo", "frac14", "frac12", "frac34", "iquest", "Agrave",
+    "Aacute", "Acirc", "Atilde", "Auml", "Aring", "AElig", "Ccedil", "Egrave",
+    "Eacute", "Ecirc", "Euml", "Igrave", "Iacute", "Icirc", "Iuml", "ETH",
+    "Ntilde", "Ograve", "Oacute", "Ocirc", "Otilde", "Ouml", "times",
+    "Oslash", "Ugrave", "Uacute", "Ucirc", "Uuml", "Yacute", "THORN", "szlig",
+    "agrave", "aacute", "acirc", "atilde", "auml", "aring", "aelig", "ccedil",
+    "egrave", "eacute", "ecirc", "euml", "igrave", "iacute", "icirc", "iuml",
+    "eth", "ntilde", "ograve", "oacute", "ocirc", "otilde", "ouml", "divide",
+    "oslash", "ugrave", "uacute", "ucirc", "uuml", "yacute", "thorn", "yuml",
+];
+
+/// A named reference: its character and whether it is a legacy name that
+/// may omit the semicolon.
+fn lookup(name: &[u8]) -> Option<(char, bool)> {
+    if let Some(k) = LATIN1.iter().position(|n| n.as_bytes() == name) {
+        let c = u32::try_from(k).ok().and_then(|k| char::from_u32(0xA0 + k));
+        return c.map(|c| (c, true));
+    }
+    let legacy = |c| Some((c, true));
+    let modern = |c| Some((c, false));
+    match name {
+        b"amp" | b"AMP" => legacy('&'),
+        b"lt" | b"LT" => legacy('<'),
+        b"gt" | b"GT" => legacy('>'),
+        b"quot" | b"QUOT" => legacy('"'),
+        b"COPY" => legacy('\u{A9}'),
+        b"REG" => legacy('\u{AE}'),
+        b"apos" => modern('\''),
+        b"OElig" => modern('\u{152}'),
+        b"oelig" => modern('\u{153}'),
+        b"Scaron" => modern('\u{160}'),
+        b"scaron" => modern('\u{161}'),
+        b"Yuml" => modern('\u{178}'),
+        b"fnof" => modern('\u{192}'),
+        b"circ" => modern('\u{2C6}'),
+        b"tilde" => modern('\u{2DC}'),
+        b"ensp" => modern('\u{2002}'),
+        b"emsp" => modern('\u{2003}'),
+        b"thinsp" => modern('\u{2009}'),
+        b"zwnj" => modern('\u{200C}'),
+        b"zwj" => modern('\u{200D}'),
+        b"lrm" => modern('\u{200E}'),
+        b"rlm" => modern('\u{200F}'),
+        b"ndash" => modern('\u{2013}'),
+        b"mdash" => modern('\u{2014}'),
+        b"lsquo" => modern('\u{2018}'),
+        b"rsquo" => modern('\u{2019}'),
+        b"sbquo" => modern('\u{201A}'),
+        b"ldquo" => modern('\u{201C}'),
+        b"rdquo" => modern('\u{201D}'),
+        b"bdquo" => modern('\u{201E}'),
+        b"dagger" => modern('\u{2020}'),
+        b"Dagger" => modern('\u{2021}'),
+        b"bull" => modern('\u{2022}'),
+        b"hellip" => modern('\u{2026}'),
+        b"permil" => modern('\u{2030}'),
+        b"prime" => modern('\u{2032}'),
+        b"Prime" => modern('\u{2033}'),
+        b"lsaquo" => modern('\u{2039}'),
+        b"rsaquo" => modern('\u{203A}'),
+        b"oline" => modern('\u{203E}'),
+        b"frasl" => modern('\u{2044}'),
+        b"euro" => modern('\u{20AC}'),
+        b"trade" => modern('\u{2122}'),
+        b"larr" => modern('\u{2190}'),
+        b"uarr" => modern('\u{2191}'),
+        b"rarr" => modern('\u{2192}'),
+        b"darr" => modern('\u{2193}'),
+        b"harr" => modern('\u{2194}'),
+        b"minus" => modern('\u{2212}'),
+        b"infin" => modern('\u{221E}'),
+        b"ne" => modern('\u{2260}'),
+        b"le" => modern('\u{2264}'),
+        b"ge" => modern('\u{2265}'),
+        b"loz" => modern('\u{25CA}'),
+        b"spades" => modern('\u{2660}'),
+        b"clubs" => modern('\u{2663}'),
+        b"hearts" => modern('\u{2665}'),
+        b"diams" => modern('\u{2666}'),
+        b"Tab" => modern('\t'),
+        b"NewLine" => modern('\n'),
+        b"colon" => modern(':'),
+        b"sol" => modern('/'),
+        b"period" => modern('.'),
+        b"commat" => modern('@'),
+        b"quest" => modern('?'),
+        b"equals" => modern('='),
+        b"num" => modern('#'),
+        b"percnt" => modern('%'),
+        b"lpar" => modern('('),
+        b"rpar" => modern(')'),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    fn values(s: &HtmlScan) -> Vec<(&str, &str, &str)> {
+        s.links
+            .iter()
+            .map(|l| (l.element.as_str(), l.attr, l.value.as_str()))
+            .collect()
+    }
+
+    /// Every link offset points at the raw value; every anchor is in
+    /// range and the map is strictly increasing.
+    fn check_invariants(html: &str, s: &HtmlScan) {
+        for l in &s.links {
+            assert!(html.is_char_boundary(l.offset), "{l:?}");
+            assert!(!l.value.is_empty());
+        }
+        for w in s.text_map.windows(2) {
+            assert!(w[0].0 < w[1].0 && w[0].1 < w[1].1, "{w:?}");
+        }
+        for a in &s.text_map {
+            assert!(a.0 <= s.text.len() && a.1 <= html.len(), "{a:?}");
+        }
+    }
+
+    /// Every `http` in the text maps back to `http` in the HTML.
+    fn check_urls_map_back(html: &str, s: &HtmlScan) -> usize {
+        let mut count = 0;
+        for (t, _) in s.text.match_indices("http") {
+            let h = s.html_offset(t);
+            assert!(html[h..].starts_with("http"), "text {t} -> html {h}");
+            count += 1;
+        }
+        count
+    }
+
+    #[test]
+    fn appendix_d_base_and_relative_link() {
+        let html = "<!doctype html public \"-//IETF//DTD HTML//EN\">\n\
+            <HTML><HEAD>\n\
+            <TITLE>An example HTML document</TITLE>\n\
+            <BASE href=\"http://www.ics.uci.edu/Test/a/b/c\">\n\
+            </HEAD><BODY>\n\
+            ... <A href=\"../x\">a hypertext anchor</A> ...\n\
+            </BODY></HTML>\n";
+        let s = scan_html(html);
+        assert_eq!(
+            s.base.as_deref(),
+            Some("http://www.ics.uci.edu/Test/a/b/c")
+        );
+        assert_eq!(
+            values(&s),
+            [
+                ("base", "href", "http://www.ics.uci.edu/Test/a/b/c"),
+                ("a", "href", "../x")
+            ]
+        );
+        let x = &s.links[1];
+        assert_eq!(&html[x.offset..x.offset + 4], "../x");
+        assert!(s.text.contains("An example HTML document\n"));
+        assert!(s.text.contains("... a hypertext anchor ..."));
+        assert!(!s.text.contains("doctype"));
+        check_invariants(html, &s);
+    }
+
+    #[test]
+    fn first_nonempty_base_wins() {
+        let s = scan_html(
+            "<base target=_top><base href=' '><base href=\"http://a/\">\
+             <base href=\"http://b/\">",
+        );
+        assert_eq!(s.base.as_deref(), Some("http://a/"));
+    }
+
+    #[test]
+    fn amp_in_href_query() {
+        let html = "<a href=\"http://x.example/p?a=1&amp;b=2&copy=3&lt=4\
+                    &amp\">t</a>";
+        let s = scan_html(html);
+        assert_eq!(s.links.len(), 1);
+        assert_eq!(
+            s.links[0].value,
+            "http://x.example/p?a=1&b=2&copy=3&lt=4&"
+        );
+        assert_eq!(s.links[0].offset, 9);
+    }
+
+    #[test]
+    fn uppercase_names() {
+        let s = scan_html("<A HREF=\"http://a/\">x</A><IMG SRC=http://i/>");
+        assert_eq!(
+            values(&s),
+            [("a", "href", "http://a/"), ("img", "src", "http://i/")]
+        );
+    }
+
+    #[test]
+    fn unquoted_and_single_quoted_values() {
+        let html = "<a href=http://u/x?a=1&amp;b=2 title=t>u</a>\
+                    <a href='http://s/\"q\"'>s</a><a href = 'http://w/' >w</a>\
+                    <a href=\"\">e</a><a href>n</a>";
+        let s = scan_html(html);
+        assert_eq!(
+            values(&s),
+            [
+                ("a", "href", "http://u/x?a=1&b=2"),
+                ("a", "href", "http://s/\"q\""),
+                ("a", "href", "http://w/"),
+            ]
+        );
+        for l in &s.links {
+            assert!(html[l.offset..].starts_with("http://"));
+        }
+        assert_eq!(s.text, "uswen");
+    }
+
+    #[test]
+    fn img_src_form_action_and_other_attributes() {
+        let html = "<body background=\"bg.jpg\"><img src=\"http://i/1.gif\" \
+            alt=\"http://not/\" longdesc=d.html usemap=#m>\
+            <form action=\"http://f/cgi\" method=post>\
+            <input type=image src=s.png formaction=/fa></form>\
+            <blockquote cite=http://c/></blockquote>\
+            <video poster=p.jpg src=v.mp4></video><object data=o.swf \
+            codebase=http://cb/></object><a ping=\"http://p1/ http://p2/\" \
+            href=h>h</a><link rel=stylesheet href=s.css>";
+        let s = scan_html(html);
+        assert_eq!(
+            values(&s),
+            [
+                ("body", "background", "bg.jpg"),
+                ("img", "src", "http://i/1.gif"),
+                ("img", "longdesc", "d.html"),
+                ("img", "usemap", "#m"),
+                ("form", "action", "http://f/cgi"),
+                ("input", "src", "s.png"),
+                ("input", "formaction", "/fa"),
+                ("blockquote", "cite", "http://c/"),
+                ("video", "poster", "p.jpg"),
+                ("video", "src", "v.mp4"),
+                ("object", "data", "o.swf"),
+                ("object", "codebase", "http://cb/"),
+                ("a", "ping", "http://p1/"),
+                ("a", "ping", "http://p2/"),
+                ("a", "href", "h"),
+                ("link", "href", "s.css"),
+            ]
+        );
+        for l in &s.links {
+            assert!(html[l.offset..].starts_with(&l.value), "{l:?}");
+        }
+    }
+
+    #[test]
+    fn srcset_candidates() {
+        let html = "<img srcset=\"a.png 1x, http://b/b.png 2x,c.png, \
+                    data:image/png;base64,AA== 100w, d(1).png,e.png,f.png\">";
+        let s = scan_html(html);
+        let v: Vec<&str> = s.links.iter().map(|l| l.value.as_str()).collect();
+        assert_eq!(
+            v,
+            [
+                "a.png",
+                "http://b/b.png",
+                "c.png",
+                "data:image/png;base64,AA==",
+                "d(1).png,e.png,f.png"
+            ]
+        );
+        for l in &s.links {
+            assert_eq!(l.attr, "srcset");
+            assert!(html[l.offset..].starts_with(&l.value), "{l:?}");
+        }
+    }
+
+    #[test]
+    fn meta_refresh_url() {
+        let html = "\
+            <meta http-equiv=\"Refresh\" content=\"5; URL='http://r/x'\">\
+             <meta http-equiv=refresh content=\"0;url=http://r/y\">\
+             <meta name=x content=\"http://not/\">\
+             <meta http-equiv=refresh content=\"7\">";
+        let s = scan_html(html);
+        assert_eq!(
+            values(&s),
+            [
+                ("meta", "content", "http://r/x"),
+                ("meta", "content", "http://r/y")
+            ]
+        );
+        for l in &s.links {
+            assert!(html[l.offset..].starts_with(&l.value));
+        }
+    }
+
+    #[test]
+    fn value_whitespace_and_newlines_removed() {
+        let html = "<a href=\"\n  http://x/a\nb\tc &#10; \n\">x</a>";
+        let s = scan_html(html);
+        assert_eq!(s.links[0].value, "http://x/abc");
+        assert!(html[s.links[0].offset..].starts_with("http://x/a"));
+    }
+
+    #[test]
+    fn entities_in_text() {
+        let html = "<p>caf&eacute; &lt;b&gt; &#233;&#xE9;&#Xe9 &amp &ampx \
+                    a&nbsp;b &copy; &bogus; &#; &hellip;</p>";
+        let s = scan_html(html);
+        assert_eq!(s.text, "café <b> ééé & &x a b © &bogus; &#; …\n");
+        check_invariants(html, &s);
+        // The decoded `<` maps to its reference.
+        let t = s.text.find('<').unwrap();
+        assert!(html[s.html_offset(t)..].starts_with("&lt;"));
+        let t = s.text.find("&bogus").unwrap();
+        assert!(html[s.html_offset(t)..].starts_with("&bogus; &#; &hellip;"));
+    }
+
+    #[test]
+    fn decode_entities_rules() {
+        assert_eq!(decode_entities("a&amp;b&AMP;c&quot;&apos;"), "a&b&c\"'");
+        assert_eq!(
+            decode_entities("&#0;&#xD800;&#1114112;&#99999999999;"),
+            "\u{FFFD}".repeat(4)
+        );
+        assert_eq!(
+            decode_entities("&#146;&#x80;&#129;"),
+            "\u{2019}\u{20AC}\u{81}"
+        );
+        assert_eq!(decode_entities("&#65&#x42z"), "ABz");
+        assert_eq!(
+            decode_entities("&apos &hellip &notit; &not;"),
+            "&apos &hellip ¬it; ¬"
+        );
+        assert_eq!(decode_entities("&copy=1 &Eacute;&eacute;"), "©=1 Éé");
+        assert_eq!(decode_entities("&colon;&sol;&sol;"), "://");
+        assert_eq!(decode_entities("& &; &# &#x &x;"), "& &; &# &#x &x;");
+        assert_eq!(decode_entities("tail&"), "tail&");
+        assert_eq!(decode_entities("é&eacute€"), "éé€");
+        assert_eq!(
+            decode_attr_entities("?a=1&copy=2&copy;&amp;&ampx&amp=&amp."),
+            "?a=1&copy=2©&&ampx&amp=&."
+        );
+        assert_eq!(decode_entities(&"&".repeat(100)), "&".repeat(100));
+    }
+
+    #[test]
+    fn latin1_table_is_in_code_point_order() {
+        assert_eq!(
+            decode_entities("&nbsp;&iexcl;&times;&divide;&yuml;"),
+            "\u{A0}¡×÷ÿ"
+        );
+        assert_eq!(
+            decode_entities("&AElig;&szlig;&THORN;&frac34;"),
+            "Æß Þ¾".replace(' ', "")
+        );
+    }
+
+    #[test]
+    fn script_and_style_skipped() {
+        let html = "<p>a</p>\
+            <script type=text/javascript src=\"http://js/x.js\">\
+            document.write('<a href=\"http://in-script/\">http://s/</a>');\
+            if (a</scripts && b</script) {}</SCRIPT >b<style>\
+            p { background: url(http://css/) } </style><STYLE/>x</style\t>c";
+        let s = scan_html(html);
+        assert_eq!(values(&s), [("script", "src", "http://js/x.js")]);
+        assert_eq!(s.text, "a\nbc");
+        check_invariants(html, &s);
+        let t = s.text.find('c').unwrap();
+        assert_eq!(s.html_offset(t), html.len() - 1);
+    }
+
+    #[test]
+    fn comments_skipped() {
+        let html = "a<!-- <a href=\"http://hidden/\">http://hidden2/</a> -->b\
+            <!-->c<!--->d<!---->e<!-- x --!>f<!doctype html>g<?xml x?>h\
+            </ x>i<![if !vml]>j<![endif]>k<!--[if mso]><a href=x>\
+            <![endif]-->l</>m";
+        let s = scan_html(html);
+        assert!(s.links.is_empty(), "{:?}", s.links);
+        assert_eq!(s.text, "abcdefghijklm");
+        check_invariants(html, &s);
+        for (t, c) in s.text.char_indices() {
+            assert_eq!(html[s.html_offset(t)..].chars().next(), Some(c));
+        }
+    }
+
+    #[test]
+    fn visible_text_maps_back_exactly() {
+        let html = "<html><head><title>T&amp;C</title></head><body>\n\
+            <p>See&nbsp;&ldquo;<b>this</b>&rdquo;: http://example.com/x \
+            or <a href=\"http://l/\">http://example.com/y</a>.</p></body>";
+        let s = scan_html(html);
+        let t = s.text.find("http://example.com/x").unwrap();
+        let h = s.html_offset(t);
+        assert!(html[h..].starts_with("http://example.com/x"));
+        let t = s.text.find("http://example.com/y").unwrap();
+        assert!(html[s.html_offset(t)..].starts_with("http://example.com/y"));
+        assert!(s.text.starts_with("T&C\n"));
+        assert!(
+            s.text
+                .contains("See \u{201C}this\u{201D}: http://example.com/x or")
+        );
+        check_invariants(html, &s);
+    }
+
+    #[test]
+    fn block_tags_separate_text() {
+        let s = scan_html(
+            "<p>one</p><p>two</p>three<br>four<br/>five<div>six</div>\
+             <table><tr><td>a</td><td>b</td></tr><tr><td>c</td></tr></table>\
+             <ul><li>x<li>y</ul><h1>h</h1>in<b>line</b><span>s</span>",
+        );
+        assert_eq!(
+            s.text,
+            "one\ntwo\nthree\nfour\nfive\nsix\na b \nc \nx\ny\nh\ninlines"
+        );
+    }
+
+    #[test]
+    fn title_and_textarea_are_rcdata() {
+        let s = scan_html(
+            "<title>a &amp; <b>b</b></title><textarea><a href=x>\
+             </textarea><xmp>&amp;<i></xmp>",
+        );
+        assert!(s.links.is_empty());
+        assert_eq!(s.text, "a & <b>b</b>\n<a href=x>\n&amp;<i>\n");
+    }
+
+    #[test]
+    fn plaintext_runs_to_end() {
+        let s = scan_html("x<plaintext><a href=y>&amp;</plaintext>");
+        assert!(s.links.is_empty());
+        assert_eq!(s.text, "x\n<a href=y>&amp;</plaintext>");
+    }
+
+    #[test]
+    fn unclosed_tag_at_eof() {
+        let html = "text <a href=\"http://x/y";
+        let s = scan_html(html);
+        assert_eq!(values(&s), [("a", "href", "http://x/y")]);
+        assert_eq!(s.text, "text ");
+        let s = scan_html("<a href=http://z/");
+        assert_eq!(values(&s), [("a", "href", "http://z/")]);
+        let s = scan_html("<a href=");
+        assert!(s.links.is_empty());
+        assert_eq!(s.text, "");
+        let s = scan_html("a<b");
+        assert_eq!(s.text, "a");
+    }
+
+    #[test]
+    fn stray_lt_is_text() {
+        let html = "a < b <3 <> <= <<p>x</p> <é <\t<";
+        let s = scan_html(html);
+        assert_eq!(s.text, "a < b <3 <> <= <\nx\n <é <\t<");
+        check_invariants(html, &s);
+    }
+
+    #[test]
+    fn unclosed_comment_hides_rest() {
+        let s = scan_html("x<!-- http://y/ <a href=http://z/>");
+        assert!(s.links.is_empty());
+        assert_eq!(s.text, "x");
+        let s = scan_html("x<!doctype http://y/ <a href=http://z/");
+        assert!(s.links.is_empty());
+        assert_eq!(s.text, "x");
+        // `</` and a non-letter starts a bogus comment.
+        let s = scan_html("x</ http://y/ <a href=http://z/");
+        assert!(s.links.is_empty());
+        assert_eq!(s.text, "x");
+        let s = scan_html("x<script>http://y/ <a href=http://z/>");
+        assert!(s.links.is_empty());
+        assert_eq!(s.text, "x");
+    }
+
+    #[test]
+    fn missing_closing_quote_recovers() {
+        let html =
+            "<a href=\"http://x/>Click</a> here <a href=\"http://y/\">y</a>";
+        let s = scan_html(html);
+        assert_eq!(
+            values(&s),
+            [("a", "href", "http://x/"), ("a", "href", "http://y/")]
+        );
+        assert_eq!(s.text, "Click here y");
+        // A `>` inside a properly quoted value is kept.
+        let s = scan_html("<a title=\"a > b\" href='http://q/?a>b'>q</a>");
+        assert_eq!(values(&s), [("a", "href", "http://q/?a>b")]);
+        assert_eq!(s.text, "q");
+        // No closing quote at all: the value ends at the next `>`.
+        let s = scan_html("<a href='http://n/>n</a> it's");
+        assert_eq!(values(&s), [("a", "href", "http://n/")]);
+        assert_eq!(s.text, "n it's");
+        // A stray quote after a value is an attribute name, harmless.
+        let s = scan_html("<a href=\"http://d/\"\" x>d</a> \"z\"");
+        assert_eq!(values(&s), [("a", "href", "http://d/")]);
+        assert_eq!(s.text, "d \"z\"");
+    }
+
+    #[test]
+    fn odd_attribute_syntax() {
+        let s = scan_html(
+            "<a/href=/s1><a =href=x href\n=\n\"/s2\"><img\nsrc=/s3\n/>",
+        );
+        assert_eq!(
+            values(&s),
+            [
+                ("a", "href", "/s1"),
+                ("a", "href", "/s2"),
+                ("img", "src", "/s3")
+            ]
+        );
+        let s = scan_html("</a href=\"http://end/\">x");
+        assert!(s.links.is_empty());
+        assert_eq!(s.text, "x");
+    }
+
+    fn time(label: &str, html: &str) -> Duration {
+        let t = Instant::now();
+        let s = scan_html(html);
+        let d = t.elapsed();
+        check_invariants(html, &s);
+        eprintln!("{label}: {} bytes in {d:?}", html.len());
+        assert!(d < Duration::from_secs(1), "{label}: {d:?}");
+        d
+    }
+
+    const MB: usize = 1 << 20;
+
+    #[test]
+    fn pathological_inputs_are_fast() {
+        time("lt", &"<".repeat(MB));
+        time("dquote", &"\"".repeat(MB));
+        time("a href", &"<a href=\"".repeat(MB / 9));
+        time(
+            "a href no quote end",
+            &format!("{}x", "<a href='x>".repeat(MB / 11)),
+        );
+        time("alternating quotes", &"<a x=\"><b y='>".repeat(MB / 14));
+        time("lt a", &"<a ".repeat(MB / 3));
+        time("comments", &"<!--".repeat(MB / 4));
+        time("comment gt", &format!("<!--{}", "->".repeat(MB / 2)));
+        time("bang", &"<!".repeat(MB / 2));
+        time("amp", &"&".repeat(MB));
+        time("amp names", &"&ampamp&#x".repeat(MB / 10));
+        time("long ref", &format!("&#{}", "9".repeat(MB)));
+        time("script", &"<script>".repeat(MB / 8));
+        time("script close", &format!("<script>{}", "</scrip".repeat(MB / 7)));
+        time("srcset", &format!("<img srcset=\"{}\">", ",".repeat(MB)));
+        time(
+            "srcset parens",
+            &format!("<img srcset=\"a {}\">", "(".repeat(MB)),
+        );
+        time("ping", &format!("<a ping=\"{}\">", " ".repeat(MB)));
+        time("attrs", &format!("<a {}>", "b ".repeat(MB / 2)));
+        time("eq", &format!("<a {}>", "=".repeat(MB)));
+        time("utf8", &format!("<a {}", "é<€<".repeat(MB / 6)));
+        time(
+            "refresh",
+            &format!(
+                "<meta http-equiv=refresh content=\"{}\">",
+                "1".repeat(MB)
+            ),
+        );
+    }
+
+    /// Deterministic pseudo-random documents from a hostile alphabet must
+    /// not panic and must keep the invariants.
+    #[test]
+    fn random_garbage_keeps_invariants() {
+        const PIECES: &[&str] = &[
+            "<",
+            ">",
+            "\"",
+            "'",
+            "=",
+            "&",
+            ";",
+            "#",
+            "x",
+            "/",
+            "!",
+            "-",
+            "?",
+            " ",
+            "\n",
+            "a",
+            "p",
+            "href",
+            "src",
+            "base",
+            "script",
+            "style",
+            "title",
+            "<!--",
+            "-->",
+            "&amp;",
+            "&#",
+            "é",
+            "€",
+            "http://h/",
+            "srcset",
+            "meta",
+            "http-equiv",
+            "refresh",
+            "content",
+            ",",
+            "(",
+            "td",
+            "br",
+            "url",
+            "9",
+            "\u{0}",
+        ];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for round in 0..3000 {
+            let mut html = String::new();
+            for _ in 0..(round % 97) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                html.push_str(PIECES[(state % PIECES.len() as u64) as usize]);
+            }
+            let s = scan_html(&html);
+            check_invariants(&html, &s);
+            let _ = decode_entities(&html);
+            let _ = s.html_offset(usize::MAX);
+        }
+    }
+
+    fn corpus(bytes: &[u8]) -> String {
+        String::from_utf8_lossy(bytes).into_owned()
+    }
+
+    #[test]
+    fn corpus_spamassassin_base_and_form() {
+        let html = corpus(include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/html/spam-00286-base-form.html"
+        )));
+        let s = scan_html(&html);
+        check_invariants(&html, &s);
+        assert_eq!(s.base.as_deref(), Some("http://62.232.161.231/freeinfo/"));
+        let v = values(&s);
+        assert!(v.contains(&(
+            "td",
+            "background",
+            "http://62.232.161.231/freeinfo/images/leftside.jpg"
+        )));
+        assert!(v.contains(&(
+            "form",
+            "action",
+            "http://62.232.161.231/freeinfo/cgi-bin/manager.pl"
+        )));
+        assert!(v.contains(&(
+            "img",
+            "src",
+            "http://62.232.161.231/freeinfo/images/rightsidestuff.jpg"
+        )));
+        assert!(s.text.contains("stay ahead & succeed"));
+        assert!(s.text.contains("Free Info!\n"));
+        assert!(!s.text.contains("<"), "{}", s.text);
+        for l in &s.links {
+            assert!(html[l.offset..].starts_with(&l.value), "{l:?}");
+        }
+    }
+
+    #[test]
+    fn corpus_spamassassin_word_html() {
+        let html = corpus(include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/html/spam-00134-word-comments.html"
+        )));
+        let s = scan_html(&html);
+        check_invariants(&html, &s);
+        assert_eq!(
+            values(&s),
+            [
+                ("link", "href", "./Illinois%20flyer_files/filelist.xml"),
+                ("a", "href", "http://www.radisson-chicago.com/")
+            ]
+        );
+        assert!(!s.text.contains("DocumentProperties"));
+        assert!(!s.text.contains("donald bae"));
+        assert!(!s.text.contains("mso-"));
+        assert!(s.text.contains("www.radisson-chicago.com"));
+        assert!(s.text.trim_start().starts_with("THE CONVIENENCE OF\n"));
+    }
+
+    #[test]
+    fn corpus_spamassassin_entities() {
+        let html = corpus(include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/html/spam-00259-entities.html"
+        )));
+        let s = scan_html(&html);
+        check_invariants(&html, &s);
+        assert_eq!(
+            values(&s),
+            [
+                ("a", "href", "mailto:exhibitionsindia@vsnl.com"),
+                ("a", "href", "http://www.exhibitionsindia.org"),
+                ("a", "href", "http://www.exhibitionsindia.org"),
+            ]
+        );
+        assert!(!s.text.contains("&nbsp;"));
+        assert!(s.text.contains("www.exhibitionsindia.o"));
+        for (t, _) in s.text.match_indices("www.") {
+            assert!(html[s.html_offset(t)..].starts_with("www."));
+        }
+    }
+
+    #[test]
+    fn corpus_html_large_call_stack() {
+        let html = corpus(include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/html/htmllargecallstack.html"
+        )));
+        let d = time("htmllargecallstack", &html);
+        let s = scan_html(&html);
+        assert!(s.links.is_empty());
+        assert!(s.text.contains("||Alerts||"));
+        assert!(d < Duration::from_millis(500));
+        check_urls_map_back(&html, &s);
+    }
+
+    #[test]
+    fn corpus_urls_in_text_map_back() {
+        let mut n = 0;
+        for html in [
+            corpus(include_bytes!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/data/html/spam-00286-base-form.html"
+            ))),
+            corpus(include_bytes!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/data/html/spam-00134-word-comments.html"
+            ))),
+        ] {
+            let s = scan_html(&html);
+            n += check_urls_map_back(&html, &s);
+        }
+        let html = "<p>a&amp;b http://q/ &lt;http://r/&gt;</p>";
+        n += check_urls_map_back(html, &scan_html(html));
+        assert!(n >= 2);
+    }
+}

@@ -1,0 +1,2050 @@
+//! MIME decoding of one RFC 5322 message into UTF-8 pieces to scan.
+//!
+//! [`parse_message`] takes the raw bytes of one message (an mbox
+//! separator line already removed; CRLF or LF line ends) and returns the
+//! text the URL scanner should look at, as [`Piece`]s: one per header
+//! field whose value contains a `:`, and one per text part of the body
+//! (`text/plain` and other `text/*` as [`Source::Text`], `text/html` as
+//! [`Source::Html`]). Each piece has its transfer encoding
+//! (quoted-printable, base64) undone, its charset converted to UTF-8,
+//! `format=flowed` lines unwrapped, and an [`OffsetMap`] from offsets in
+//! its text back to byte offsets in the raw message.
+//!
+//! Every part also gets the base URI in effect for it
+//! (draft-fielding-url-syntax-05 section 5.1): its own `Content-Base`,
+//! else its `Content-Location` (resolved against the enclosing base when
+//! relative), else the base of the enclosing multipart or message.
+//!
+//! Bad input never panics and never stops the walk: what can be decoded
+//! is decoded, the rest is taken as it is, and [`Parsed::warnings`] says
+//! what went wrong. Work is linear in the input times the nesting depth,
+//! which is bounded by [`MimeOptions::max_depth`].
+
+use encoding_rs::{CoderResult, Decoder, Encoding, UTF_8, WINDOWS_1252};
+use memchr::memmem;
+
+/// Limits and choices for [`parse_message`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MimeOptions {
+    /// Deepest nesting of multiparts and embedded messages that is
+    /// walked; the body of an entity deeper than this is scanned as
+    /// undecoded `text/plain` (with a warning).
+    pub max_depth: usize,
+    /// Most MIME entities (the message itself, every part, every
+    /// embedded message) walked in one message; the rest are skipped
+    /// (with a warning).
+    pub max_parts: usize,
+    /// Scan non-text parts (images, `application/*`, ...) too, read as
+    /// UTF-8 lossily after their transfer encoding is undone.
+    pub attachments: bool,
+}
+
+impl Default for MimeOptions {
+    /// Depth 32, 10,000 parts, no attachments.
+    fn default() -> Self {
+        MimeOptions { max_depth: 32, max_parts: 10_000, attachments: false }
+    }
+}
+
+/// Where a piece of text came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A header field; the field name as written (`List-Unsubscribe`).
+    Header(String),
+    /// A `text/*` part other than `text/html` (or, with
+    /// [`MimeOptions::attachments`], a non-text part).
+    Text,
+    /// A `text/html` part: the HTML source, as UTF-8.
+    Html,
+}
+
+/// Which transfer encoding was undone to get a piece's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decoded {
+    /// None: 7bit, 8bit, binary, or no `Content-Transfer-Encoding`; for
+    /// a header, no RFC 2047 encoded word.
+    None,
+    /// `quoted-printable`; for a header, a `Q` encoded word.
+    QuotedPrintable,
+    /// `base64`; for a header, a `B` encoded word.
+    Base64,
+}
+
+/// Map from byte offsets in a piece's text to byte offsets in the raw
+/// message.
+///
+/// Stored compactly as a sorted list of anchors: from an anchor's text
+/// offset on, offsets either advance with the raw offsets (a run copied
+/// unchanged) or all map to one raw offset (a decoded character, an
+/// encoded word, a base64 part).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OffsetMap {
+    anchors: Vec<Anchor>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Anchor {
+    text: usize,
+    raw: usize,
+    linear: bool,
+}
+
+impl OffsetMap {
+    /// The byte offset in the raw message of the text's byte at
+    /// `text_offset`.
+    ///
+    /// Exact for text copied unchanged (7bit, 8bit, ASCII runs of an
+    /// ASCII-compatible charset) and for quoted-printable (each decoded
+    /// byte maps to its first raw byte: the `=` of `=3D`). A character
+    /// converted from another charset maps to its first raw byte; text
+    /// from an RFC 2047 encoded word maps to the word's `=?`; all the
+    /// text of a base64 part maps to its first body line, and so does
+    /// all the text of a part in a charset that is not ASCII-compatible
+    /// (UTF-16, ISO-2022-JP). An offset at or past the end of the text
+    /// (a URL's end) continues the last run.
+    pub fn raw_offset(&self, text_offset: usize) -> usize {
+        let idx = self.anchors.partition_point(|a| a.text <= text_offset);
+        match idx.checked_sub(1).and_then(|i| self.anchors.get(i)) {
+            Some(a) if a.linear => {
+                a.raw.saturating_add(text_offset.saturating_sub(a.text))
+            }
+            Some(a) => a.raw,
+            None => text_offset,
+        }
+    }
+
+    /// How many anchors the map holds (a measure of its size).
+    pub fn anchor_count(&self) -> usize {
+        self.anchors.len()
+    }
+
+    /// The map of text copied unchanged from `raw_start` on.
+    fn linear_from(raw_start: usize) -> OffsetMap {
+        OffsetMap {
+            anchors: vec![Anchor { text: 0, raw: raw_start, linear: true }],
+        }
+    }
+
+    /// The map of text that all maps to `raw`.
+    fn constant(raw: usize) -> OffsetMap {
+        OffsetMap { anchors: vec![Anchor { text: 0, raw, linear: false }] }
+    }
+
+    /// This map (text -> mid) followed by `inner` (mid -> raw), for a
+    /// text of `len` bytes.
+    fn then(&self, len: usize, inner: &OffsetMap) -> OffsetMap {
+        let mut b = MapBuilder::default();
+        for (k, a) in self.anchors.iter().enumerate() {
+            let end = self.anchors.get(k + 1).map_or(len, |n| n.text);
+            if !a.linear || end <= a.text {
+                b.push(a.text, inner.raw_offset(a.raw), false);
+                continue;
+            }
+            let span = end - a.text;
+            let first = inner.anchors.partition_point(|x| x.text <= a.raw);
+            let linear = first
+                .checked_sub(1)
+                .and_then(|i| inner.anchors.get(i))
+                .is_none_or(|x| x.linear);
+            b.push(a.text, inner.raw_offset(a.raw), linear);
+            for x in inner.anchors.iter().skip(first) {
+                let off = x.text - a.raw;
+                if off >= span {
+                    break;
+                }
+                b.push(a.text + off, x.raw, x.linear);
+            }
+        }
+        b.finish(inner.raw_offset(0))
+    }
+}
+
+/// Builds an [`OffsetMap`] from anchors pushed in text order, dropping
+/// the ones that continue the previous run.
+#[derive(Default)]
+struct MapBuilder {
+    anchors: Vec<Anchor>,
+}
+
+impl MapBuilder {
+    fn push(&mut self, text: usize, raw: usize, linear: bool) {
+        // Anchors come in text order; a step back replaces what it
+        // overlaps rather than breaking the order.
+        while self.anchors.last().is_some_and(|a| a.text > text) {
+            self.anchors.pop();
+        }
+        if let Some(last) = self.anchors.last() {
+            if last.text == text {
+                self.anchors.pop();
+                self.push(text, raw, linear);
+                return;
+            }
+            let same = if last.linear && linear {
+                raw >= last.raw && raw - last.raw == text - last.text
+            } else {
+                !last.linear && !linear && raw == last.raw
+            };
+            if same {
+                return;
+            }
+        }
+        self.anchors.push(Anchor { text, raw, linear });
+    }
+
+    /// Appends `sub` (offsets relative to `text_base` and `raw_base`).
+    fn append(&mut self, sub: &OffsetMap, text_base: usize, raw_base: usize) {
+        for a in &sub.anchors {
+            self.push(text_base + a.text, raw_base + a.raw, a.linear);
+        }
+    }
+
+    fn finish(mut self, empty_raw: usize) -> OffsetMap {
+        if self.anchors.first().is_none_or(|a| a.text != 0) {
+            let raw = self.anchors.first().map_or(empty_raw, |a| a.raw);
+            self.anchors.insert(0, Anchor { text: 0, raw, linear: false });
+        }
+        OffsetMap { anchors: self.anchors }
+    }
+}
+
+/// One piece of text to scan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// Header field or body part.
+    pub source: Source,
+    /// MIME part path: `""` for the message's own headers and for the
+    /// body of a message that is not multipart; `"1"`, `"2"`, `"2.1"`
+    /// for the children of multiparts (1-based, nested with dots). A
+    /// part's own header fields and, for a `message/rfc822` part, the
+    /// embedded message's header fields and its (non-multipart) body
+    /// carry the part's path; the children of an embedded multipart
+    /// are `"2.1"`, `"2.2"`, ...
+    pub part: String,
+    /// The transfer encoding that was undone.
+    pub decoded: Decoded,
+    /// The text, UTF-8. Header values are unfolded and their encoded
+    /// words decoded; body text keeps its line ends (CRLF or LF).
+    pub text: String,
+    /// Text offsets to raw offsets.
+    pub map: OffsetMap,
+    /// The base URI in effect for this part (absolute), if any.
+    pub base: Option<String>,
+    /// Lowercased `type/subtype` of the part (for a header, of the
+    /// entity whose header it is).
+    pub content_type: String,
+}
+
+/// What [`parse_message`] found in one message.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Parsed {
+    /// The top-level `Message-ID`, without the `<` `>`.
+    pub message_id: Option<String>,
+    /// Header pieces first, then body pieces, walking the MIME tree in
+    /// raw order (an entity's header pieces come right before its
+    /// body's pieces).
+    pub pieces: Vec<Piece>,
+    /// Human-readable notes on bad input, each at most once, such as
+    /// `part 2: invalid base64 (decoded what could be)`.
+    pub warnings: Vec<String>,
+}
+
+/// Most warnings kept for one message.
+const MAX_WARNINGS: usize = 64;
+/// Longest RFC 2047 encoded word accepted (the RFC says 75).
+const MAX_ENCODED_WORD: usize = 2048;
+/// Most RFC 2231 continuation sections joined for one parameter.
+const MAX_SECTIONS: usize = 128;
+
+/// Decodes one message: see the [module documentation](self).
+pub fn parse_message(raw: &[u8], opts: &MimeOptions) -> Parsed {
+    let mut w = Walker {
+        raw,
+        opts,
+        parsed: Parsed::default(),
+        entities: 0,
+        parts_warned: false,
+    };
+    w.entity(0, raw.len(), "", 0, None, false, true);
+    w.parsed
+}
+
+/// A header field, located in the raw message.
+struct Field {
+    name: String,
+    /// Raw range of the value: after the colon, up to (not including)
+    /// the line end of its last line.
+    value: (usize, usize),
+}
+
+/// What an entity's header says about its body.
+#[derive(Default)]
+struct Info {
+    content_type: Option<String>,
+    params: Params,
+    transfer: Option<String>,
+    base: Option<String>,
+    location: Option<String>,
+    attachment: bool,
+    message_id: Option<String>,
+}
+
+struct Walker<'a> {
+    raw: &'a [u8],
+    opts: &'a MimeOptions,
+    parsed: Parsed,
+    entities: usize,
+    parts_warned: bool,
+}
+
+fn where_(path: &str) -> String {
+    if path.is_empty() {
+        "message".to_string()
+    } else {
+        format!("part {path}")
+    }
+}
+
+fn child_path(path: &str, k: usize) -> String {
+    if path.is_empty() { k.to_string() } else { format!("{path}.{k}") }
+}
+
+impl Walker<'_> {
+    fn warn(&mut self, msg: String) {
+        let w = &mut self.parsed.warnings;
+        if w.len() < MAX_WARNINGS && !w.contains(&msg) {
+            w.push(msg);
+        }
+    }
+
+    /// Walks one entity (header and body) in `raw[start..end]`.
+    #[allow(clippy::too_many_arguments)]
+    fn entity(
+        &mut self,
+        start: usize,
+        end: usize,
+        path: &str,
+        depth: usize,
+        inherited: Option<&str>,
+        digest_child: bool,
+        top: bool,
+    ) {
+        self.entities += 1;
+        if self.entities > self.opts.max_parts {
+            if !self.parts_warned {
+                self.parts_warned = true;
+                let n = self.opts.max_parts;
+                self.warn(format!("more than {n} MIME parts, rest skipped"));
+            }
+            return;
+        }
+        let (fields, body_start) = self.split_header(start, end, path);
+        let info = self.header_info(&fields, path);
+        if top {
+            self.parsed.message_id = info.message_id.clone();
+        }
+        let base = self.part_base(&info, inherited, path);
+        let ct = match &info.content_type {
+            Some(ct) => ct.clone(),
+            None if digest_child => "message/rfc822".to_string(),
+            None => "text/plain".to_string(),
+        };
+        for f in &fields {
+            self.header_piece(f, path, &base, &ct);
+        }
+        self.body(&info, &ct, body_start, end, path, depth, base.as_deref());
+    }
+
+    /// Splits the header section off `raw[start..end]`: the fields and
+    /// where the body starts.
+    fn split_header(
+        &mut self,
+        start: usize,
+        end: usize,
+        path: &str,
+    ) -> (Vec<Field>, usize) {
+        let raw = self.raw.get(..end).unwrap_or(self.raw);
+        let mut fields: Vec<Field> = Vec::new();
+        let mut pos = start;
+        let mut first = true;
+        while pos < end {
+            let line_end =
+                memchr::memchr(b'\n', raw.get(pos..).unwrap_or(&[]))
+                    .map_or(end, |i| pos + i);
+            let next = (line_end + 1).min(end);
+            let mut content_end = line_end;
+            if content_end > pos && raw.get(content_end - 1) == Some(&b'\r') {
+                content_end -= 1;
+            }
+            let line = raw.get(pos..content_end).unwrap_or(&[]);
+            if line.is_empty() {
+                return (fields, next);
+            }
+            let is_first = first;
+            first = false;
+            if matches!(line.first(), Some(b' ' | b'\t')) {
+                if let Some(f) = fields.last_mut() {
+                    f.value.1 = content_end;
+                }
+                pos = next;
+                continue;
+            }
+            match field_name(line) {
+                Some((name, colon)) => {
+                    fields.push(Field {
+                        name,
+                        value: (pos + colon + 1, content_end),
+                    });
+                }
+                None if is_first && line.starts_with(b"From ") => {}
+                None => {
+                    let w = where_(path);
+                    self.warn(format!(
+                        "{w}: header ended by a line that is not a field"
+                    ));
+                    return (fields, pos);
+                }
+            }
+            pos = next;
+        }
+        (fields, end)
+    }
+
+    /// The unfolded value of a field: its bytes and their raw offsets.
+    fn unfold(&self, field: &Field) -> (Vec<u8>, OffsetMap) {
+        let (s, e) = field.value;
+        let v = self.raw.get(s..e).unwrap_or(&[]);
+        let mut b = MapBuilder::default();
+        let body = v.strip_suffix(b"\n").unwrap_or(v);
+        if memchr::memchr(b'\n', body).is_none() {
+            let v = body;
+            // Not folded (most fields): one run, trimmed.
+            let lead = v.iter().take_while(|&&c| c == b' ' || c == b'\t');
+            let from = lead.count();
+            let mut to = v.len();
+            while to > from && matches!(v[to - 1], b' ' | b'\t' | b'\r') {
+                to -= 1;
+            }
+            b.push(0, s + from, true);
+            return (v[from..to].to_vec(), b.finish(s));
+        }
+        let mut bytes = Vec::with_capacity(v.len());
+        let mut i = 0;
+        while let Some(&c) = v.get(i) {
+            let fold =
+                c == b'\n' || (c == b'\r' && v.get(i + 1) == Some(&b'\n'));
+            if !fold && !(bytes.is_empty() && (c == b' ' || c == b'\t')) {
+                b.push(bytes.len(), s + i, true);
+                bytes.push(c);
+            }
+            i += 1;
+        }
+        while matches!(bytes.last(), Some(b' ' | b'\t' | b'\r')) {
+            bytes.pop();
+        }
+        (bytes, b.finish(s))
+    }
+
+    fn header_info(&mut self, fields: &[Field], path: &str) -> Info {
+        let mut info = Info::default();
+        for f in fields {
+            let name = f.name.to_ascii_lowercase();
+            let slot = matches!(
+                name.as_str(),
+                "content-type"
+                    | "content-transfer-encoding"
+                    | "content-base"
+                    | "content-location"
+                    | "content-disposition"
+                    | "message-id"
+            );
+            if !slot {
+                continue;
+            }
+            let (bytes, _) = self.unfold(f);
+            let value = String::from_utf8_lossy(&bytes).into_owned();
+            match name.as_str() {
+                "content-type" if info.content_type.is_none() => {
+                    let (main, params) = parse_structured(&value);
+                    let ct = if is_media_type(&main) {
+                        main
+                    } else {
+                        let w = where_(path);
+                        self.warn(format!(
+                            "{w}: invalid Content-Type {main:?}, \
+                             read as text/plain"
+                        ));
+                        "text/plain".to_string()
+                    };
+                    info.content_type = Some(ct);
+                    info.params = params;
+                }
+                "content-transfer-encoding" if info.transfer.is_none() => {
+                    let (main, _) = parse_structured(&value);
+                    info.transfer = Some(main);
+                }
+                "content-base" if info.base.is_none() => {
+                    info.base = Some(uri_value(&value));
+                }
+                "content-location" if info.location.is_none() => {
+                    info.location = Some(uri_value(&value));
+                }
+                "content-disposition" => {
+                    let (main, _) = parse_structured(&value);
+                    info.attachment |= main == "attachment";
+                }
+                "message-id" if info.message_id.is_none() => {
+                    info.message_id = message_id(&value);
+                }
+                _ => {}
+            }
+        }
+        info
+    }
+
+    /// The base URI for an entity (section 5.1 of the url-syntax draft).
+    fn part_base(
+        &mut self,
+        info: &Info,
+        inherited: Option<&str>,
+        path: &str,
+    ) -> Option<String> {
+        if let Some(cb) = info.base.as_deref().filter(|s| !s.is_empty()) {
+            if is_absolute(cb) {
+                return Some(cb.to_string());
+            }
+            let w = where_(path);
+            self.warn(format!("{w}: relative Content-Base ignored"));
+        }
+        if let Some(cl) = info.location.as_deref().filter(|s| !s.is_empty()) {
+            if is_absolute(cl) {
+                return Some(cl.to_string());
+            }
+            if let Some(b) = inherited {
+                return Some(resolve(b, cl));
+            }
+        }
+        inherited.map(str::to_string)
+    }
+
+    fn header_piece(
+        &mut self,
+        f: &Field,
+        path: &str,
+        base: &Option<String>,
+        ct: &str,
+    ) {
+        let (bytes, unfold_map) = self.unfold(f);
+        let mut warnings = Vec::new();
+        let (text, map, decoded) = decode_words(&bytes, &mut warnings);
+        for w in warnings {
+            let p = where_(path);
+            self.warn(format!("{p}: header {}: {w}", f.name));
+        }
+        if !text.contains(':') {
+            return;
+        }
+        let map = map.then(text.len(), &unfold_map);
+        self.parsed.pieces.push(Piece {
+            source: Source::Header(f.name.clone()),
+            part: path.to_string(),
+            decoded,
+            text,
+            map,
+            base: base.clone(),
+            content_type: ct.to_string(),
+        });
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn body(
+        &mut self,
+        info: &Info,
+        ct: &str,
+        start: usize,
+        end: usize,
+        path: &str,
+        depth: usize,
+        base: Option<&str>,
+    ) {
+        let (top, _) = ct.split_once('/').unwrap_or((ct, ""));
+        let transfer = info.transfer.as_deref().unwrap_or("");
+        let identity = matches!(transfer, "" | "7bit" | "8bit" | "binary");
+        let composite = top == "multipart"
+            || (identity
+                && matches!(
+                    ct,
+                    "message/rfc822"
+                        | "message/global"
+                        | "message/news"
+                        | "message/rfc822-headers"
+                ));
+        if composite && depth >= self.opts.max_depth {
+            let w = where_(path);
+            self.warn(format!("{w}: nested too deep, read as text/plain"));
+            self.leaf(info, "text/plain", start, end, path, base, true);
+            return;
+        }
+        if top == "multipart" {
+            self.multipart(info, ct, start, end, path, depth, base);
+        } else if composite {
+            self.entity(start, end, path, depth + 1, base, false, false);
+        } else if top == "text" || top == "message" {
+            self.leaf(info, ct, start, end, path, base, top == "message");
+        } else if self.opts.attachments {
+            self.leaf(info, ct, start, end, path, base, true);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn multipart(
+        &mut self,
+        info: &Info,
+        ct: &str,
+        start: usize,
+        end: usize,
+        path: &str,
+        depth: usize,
+        base: Option<&str>,
+    ) {
+        let w = where_(path);
+        let boundary = info.params.get("boundary").unwrap_or_default();
+        if boundary.is_empty() {
+            self.warn(format!("{w}: {ct} without boundary, read as text"));
+            self.leaf(info, "text/plain", start, end, path, base, true);
+            return;
+        }
+        let body = self.raw.get(start..end).unwrap_or(&[]);
+        let (parts, closed) = split_multipart(body, boundary.as_bytes());
+        if parts.is_empty() {
+            self.warn(format!(
+                "{w}: boundary of {ct} never found, read as text"
+            ));
+            self.leaf(info, "text/plain", start, end, path, base, true);
+            return;
+        }
+        if !closed {
+            self.warn(format!("{w}: {ct} has no close delimiter"));
+        }
+        let digest = ct == "multipart/digest";
+        for (k, (s, e)) in parts.into_iter().enumerate() {
+            let child = child_path(path, k + 1);
+            self.entity(
+                start + s,
+                start + e,
+                &child,
+                depth + 1,
+                base,
+                digest,
+                false,
+            );
+            if self.entities > self.opts.max_parts {
+                return;
+            }
+        }
+    }
+
+    /// A part whose text becomes a piece. `lenient`: a part read as text
+    /// although it is not `text/*`.
+    #[allow(clippy::too_many_arguments)]
+    fn leaf(
+        &mut self,
+        info: &Info,
+        ct: &str,
+        start: usize,
+        end: usize,
+        path: &str,
+        base: Option<&str>,
+        lenient: bool,
+    ) {
+        let w = where_(path);
+        let body = self.raw.get(start..end).unwrap_or(&[]);
+        let transfer = info.transfer.as_deref().unwrap_or("");
+        let (bytes, map, decoded) = match transfer {
+            "quoted-printable" => {
+                let (bytes, map, clean) = decode_qp(body, start);
+                if !clean {
+                    self.warn(format!(
+                        "{w}: invalid quoted-printable (kept as written)"
+                    ));
+                }
+                (bytes, map, Decoded::QuotedPrintable)
+            }
+            "base64" => {
+                let (bytes, clean) = decode_base64(body);
+                if !clean {
+                    self.warn(format!(
+                        "{w}: invalid base64 (decoded what could be)"
+                    ));
+                }
+                (bytes, OffsetMap::constant(start), Decoded::Base64)
+            }
+            t => {
+                if !matches!(t, "" | "7bit" | "8bit" | "binary") {
+                    self.warn(format!(
+                        "{w}: unknown transfer encoding {t:?}, read as is"
+                    ));
+                }
+                (body.to_vec(), OffsetMap::linear_from(start), Decoded::None)
+            }
+        };
+        let label = info.params.get("charset");
+        let (encoding, declared_ascii) = match label.as_deref() {
+            None => (UTF_8, true),
+            Some(l) if is_ascii_label(l) => (UTF_8, true),
+            Some(l) => match Encoding::for_label(l.trim().as_bytes()) {
+                Some(e) => (e, false),
+                None => {
+                    self.warn(format!(
+                        "{w}: unknown charset {l}, read as UTF-8 lossily"
+                    ));
+                    (UTF_8, false)
+                }
+            },
+        };
+        let (bytes, map) = if ct == "text/plain"
+            && !lenient
+            && encoding.is_ascii_compatible()
+            && info
+                .params
+                .get("format")
+                .is_some_and(|f| f.eq_ignore_ascii_case("flowed"))
+        {
+            let delsp = info
+                .params
+                .get("delsp")
+                .is_some_and(|d| d.eq_ignore_ascii_case("yes"));
+            let (out, fmap) = unflow(&bytes, delsp);
+            let len = out.len();
+            (out, fmap.then(len, &map))
+        } else {
+            (bytes, map)
+        };
+        let mut encoding = encoding;
+        if declared_ascii && std::str::from_utf8(&bytes).is_err() && !lenient {
+            self.warn(format!(
+                "{w}: 8-bit text without charset, read as windows-1252"
+            ));
+            encoding = WINDOWS_1252;
+        }
+        let (text, cmap, bad) = to_utf8(&bytes, encoding);
+        if bad && !lenient {
+            let name = encoding.name();
+            self.warn(format!(
+                "{w}: text not valid {name}, bad bytes replaced"
+            ));
+        }
+        let map = cmap.then(text.len(), &map);
+        let source =
+            if ct == "text/html" { Source::Html } else { Source::Text };
+        self.parsed.pieces.push(Piece {
+            source,
+            part: path.to_string(),
+            decoded,
+            text,
+            map,
+            base: base.map(str::to_string),
+            content_type: ct.to_string(),
+        });
+    }
+}
+
+/// The field name of a header line and the index of its colon.
+fn field_name(line: &[u8]) -> Option<(String, usize)> {
+    let colon = memchr::memchr(b':', line)?;
+    let name = line.get(..colon)?;
+    let trimmed_len = name
+        .iter()
+        .rposition(|&c| c != b' ' && c != b'\t')
+        .map_or(0, |i| i + 1);
+    let name = name.get(..trimmed_len)?;
+    if name.is_empty() || !name.iter().all(|&c| (33..=126).contains(&c)) {
+        return None;
+    }
+    Some((String::from_utf8_lossy(name).into_owned(), colon))
+}
+
+fn is_media_type(s: &str) -> bool {
+    let tok = |t: &str| {
+        !t.is_empty()
+            && t.bytes().all(|c| {
+                c.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&c)
+            })
+    };
+    s.split_once('/').is_some_and(|(a, b)| tok(a) && tok(b))
+}
+
+fn is_ascii_label(l: &str) -> bool {
+    let l = l.trim().to_ascii_lowercase();
+    matches!(
+        l.as_str(),
+        "" | "us-ascii" | "ascii" | "ansi_x3.4-1968" | "us" | "iso646-us"
+    )
+}
+
+/// A `Content-Base` or `Content-Location` value: whitespace removed
+/// (section 5.1.1 of the url-syntax draft), `<...>` and quotes dropped.
+fn uri_value(value: &str) -> String {
+    let s: String = value.chars().filter(|c| !c.is_whitespace()).collect();
+    let s =
+        s.strip_prefix('<').and_then(|t| t.strip_suffix('>')).unwrap_or(&s);
+    let s = s.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(s);
+    s.to_string()
+}
+
+fn message_id(value: &str) -> Option<String> {
+    let v = value.trim();
+    let id = match (v.find('<'), v.find('>')) {
+        (Some(a), Some(b)) if a < b => v.get(a + 1..b).unwrap_or(""),
+        _ => v,
+    };
+    let id = id.trim();
+    if id.is_empty() { None } else { Some(id.to_string()) }
+}
+
+// ---------------------------------------------------------------------
+// Structured header values: Content-Type parameters, RFC 2231.
+
+/// Parameters of a structured header field, names lowercased.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Params {
+    list: Vec<(String, String)>,
+}
+
+impl Params {
+    fn get(&self, name: &str) -> Option<String> {
+        self.list.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+    }
+}
+
+/// Splits `type/subtype; a=b; c="d"` into the lowercased main value
+/// (whitespace and comments removed) and its parameters.
+fn parse_structured(value: &str) -> (String, Params) {
+    let mut segments: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut escaped = false;
+    let mut comment = 0usize;
+    for c in value.chars() {
+        if quoted {
+            cur.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                quoted = false;
+            }
+            continue;
+        }
+        if comment > 0 {
+            match c {
+                '(' => comment += 1,
+                ')' => comment -= 1,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                quoted = true;
+                cur.push(c);
+            }
+            '(' => comment = 1,
+            ';' => segments.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    segments.push(cur);
+    let mut iter = segments.into_iter();
+    let main: String = iter
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    // (base name, section, extended, value)
+    let mut raw_params: Vec<(String, Option<usize>, bool, String)> =
+        Vec::new();
+    for seg in iter {
+        let Some((name, val)) = seg.split_once('=') else { continue };
+        let name = name.trim().to_ascii_lowercase();
+        let val = unquote(val.trim());
+        let (name, extended) = match name.strip_suffix('*') {
+            Some(n) => (n.to_string(), true),
+            None => (name, false),
+        };
+        let (base, section) = match name.split_once('*') {
+            Some((b, n)) => match n.parse::<usize>() {
+                Ok(n) => (b.to_string(), Some(n)),
+                Err(_) => (name.clone(), None),
+            },
+            None => (name, None),
+        };
+        if !base.is_empty() {
+            raw_params.push((base, section, extended, val));
+        }
+    }
+    let mut params = Params::default();
+    for (base, _, _, val) in &raw_params {
+        if params.list.iter().any(|(n, _)| n == base) {
+            continue;
+        }
+        let rfc2231 = raw_params
+            .iter()
+            .any(|(b, s, e, _)| b == base && (s.is_some() || *e));
+        // An RFC 2231 form wins over a plain value beside it.
+        let value = if rfc2231 {
+            join_2231(base, &raw_params).unwrap_or_else(|| val.clone())
+        } else {
+            val.clone()
+        };
+        params.list.push((base.clone(), value));
+    }
+    (main, params)
+}
+
+fn unquote(v: &str) -> String {
+    let Some(inner) = v.strip_prefix('"') else { return v.to_string() };
+    let mut out = String::new();
+    let mut escaped = false;
+    for c in inner.chars() {
+        if escaped {
+            out.push(c);
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else if c == '"' {
+            break;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Joins the RFC 2231 sections of parameter `base` (`name*=` or
+/// `name*0*=`, `name*1=`, ...) and decodes them.
+fn join_2231(
+    base: &str,
+    all: &[(String, Option<usize>, bool, String)],
+) -> Option<String> {
+    let mut bytes = Vec::new();
+    let mut charset: Option<String> = None;
+    let single =
+        all.iter().find(|(b, s, e, _)| b == base && s.is_none() && *e);
+    let mut sections: Vec<(usize, bool, &str)> = Vec::new();
+    if let Some((_, _, _, v)) = single {
+        sections.push((0, true, v));
+    } else {
+        for n in 0..MAX_SECTIONS {
+            let Some((_, _, e, v)) =
+                all.iter().find(|(b, s, _, _)| b == base && *s == Some(n))
+            else {
+                break;
+            };
+            sections.push((n, *e, v));
+        }
+    }
+    if sections.is_empty() {
+        return None;
+    }
+    for (n, extended, v) in sections {
+        if !extended {
+            bytes.extend_from_slice(v.as_bytes());
+            continue;
+        }
+        let mut v = v;
+        if n == 0 {
+            let mut it = v.splitn(3, '\'');
+            if let (Some(cs), Some(_lang), Some(rest)) =
+                (it.next(), it.next(), it.next())
+            {
+                charset = Some(cs.to_string());
+                v = rest;
+            }
+        }
+        bytes.extend(percent_decode(v.as_bytes()));
+    }
+    let enc = charset
+        .as_deref()
+        .filter(|c| !is_ascii_label(c))
+        .and_then(|c| Encoding::for_label(c.as_bytes()))
+        .unwrap_or(UTF_8);
+    Some(enc.decode_without_bom_handling(&bytes).0.into_owned())
+}
+
+fn hex(c: u8) -> Option<u8> {
+    match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    }
+}
+
+fn hex_pair(a: Option<&u8>, b: Option<&u8>) -> Option<u8> {
+    Some(hex(*a?)? << 4 | hex(*b?)?)
+}
+
+fn percent_decode(v: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(v.len());
+    let mut i = 0;
+    while let Some(&c) = v.get(i) {
+        let pair = if c == b'%' {
+            hex_pair(v.get(i + 1), v.get(i + 2))
+        } else {
+            None
+        };
+        if let Some(b) = pair {
+            out.push(b);
+            i += 3;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
+// ---------------------------------------------------------------------
+// Header values: RFC 2047 encoded words.
+
+/// One parsed encoded word.
+struct Word<'a> {
+    charset: &'a [u8],
+    base64: bool,
+    payload: &'a [u8],
+    /// Index just past the closing `?=`.
+    end: usize,
+}
+
+fn parse_word(v: &[u8], at: usize) -> Option<Word<'_>> {
+    let rest = v.get(at..)?;
+    if !rest.starts_with(b"=?") {
+        return None;
+    }
+    let limit = rest.len().min(MAX_ENCODED_WORD);
+    let rest = rest.get(..limit)?;
+    let q1 = 2 + rest.get(2..)?.iter().position(|&c| c == b'?')?;
+    let charset = rest.get(2..q1)?;
+    if charset.is_empty()
+        || charset.iter().any(|&c| c <= b' ' || c >= 0x7f || c == b'=')
+    {
+        return None;
+    }
+    let enc = *rest.get(q1 + 1)?;
+    if rest.get(q1 + 2) != Some(&b'?') {
+        return None;
+    }
+    let base64 = match enc {
+        b'B' | b'b' => true,
+        b'Q' | b'q' => false,
+        _ => return None,
+    };
+    let p0 = q1 + 3;
+    let tail = rest.get(p0..)?;
+    let close = memmem::find(tail, b"?=")?;
+    let payload = tail.get(..close)?;
+    if payload.iter().any(|&c| c == b' ' || c == b'\t') {
+        return None;
+    }
+    let charset = charset.split(|&c| c == b'*').next().unwrap_or(charset);
+    Some(Word { charset, base64, payload, end: at + p0 + close + 2 })
+}
+
+fn decode_q(payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(payload.len());
+    let mut i = 0;
+    while let Some(&c) = payload.get(i) {
+        let pair = if c == b'=' {
+            hex_pair(payload.get(i + 1), payload.get(i + 2))
+        } else {
+            None
+        };
+        if let Some(b) = pair {
+            out.push(b);
+            i += 3;
+            continue;
+        }
+        out.push(if c == b'_' { b' ' } else { c });
+        i += 1;
+    }
+    out
+}
+
+fn encoding_for(label: &[u8]) -> Option<&'static Encoding> {
+    let s = String::from_utf8_lossy(label);
+    if is_ascii_label(&s) { Some(UTF_8) } else { Encoding::for_label(label) }
+}
+
+/// Decodes the encoded words of an unfolded header value. Returns the
+/// text, its map to offsets in `v`, and the kind of the first word.
+fn decode_words(
+    v: &[u8],
+    warnings: &mut Vec<String>,
+) -> (String, OffsetMap, Decoded) {
+    let mut out = String::with_capacity(v.len());
+    let mut b = MapBuilder::default();
+    let mut decoded = Decoded::None;
+    let mut plain_start = 0;
+    let mut i = 0;
+    // An open run of adjacent encoded words in one charset.
+    let mut run: Option<(&'static Encoding, Decoder, Vec<u8>)> = None;
+    while i < v.len() {
+        let Some(p) = memmem::find(v.get(i..).unwrap_or(&[]), b"=?") else {
+            break;
+        };
+        let at = i + p;
+        let Some(word) = parse_word(v, at) else {
+            i = at + 1;
+            continue;
+        };
+        let between = v.get(plain_start..at).unwrap_or(&[]);
+        let adjacent =
+            run.is_some() && between.iter().all(|&c| c == b' ' || c == b'\t');
+        if !adjacent {
+            flush_run(&mut run, &mut out, &mut b, at);
+            push_plain(between, plain_start, &mut out, &mut b, warnings);
+        }
+        if decoded == Decoded::None {
+            decoded = if word.base64 {
+                Decoded::Base64
+            } else {
+                Decoded::QuotedPrintable
+            };
+        }
+        let bytes = if word.base64 {
+            decode_base64(word.payload).0
+        } else {
+            decode_q(word.payload)
+        };
+        let enc = match encoding_for(word.charset) {
+            Some(e) => e,
+            None => {
+                let cs = String::from_utf8_lossy(word.charset);
+                warnings.push(format!(
+                    "unknown charset {cs}, read as UTF-8 lossily"
+                ));
+                UTF_8
+            }
+        };
+        if run.as_ref().is_some_and(|(e, _, _)| *e != enc) {
+            flush_run(&mut run, &mut out, &mut b, at);
+        }
+        let (_, dec, _) = run.get_or_insert_with(|| {
+            (enc, enc.new_decoder_without_bom_handling(), Vec::new())
+        });
+        let before = out.len();
+        feed(dec, &bytes, &mut out, false);
+        if out.len() > before {
+            b.push(before, at, false);
+        }
+        i = word.end;
+        plain_start = word.end;
+    }
+    flush_run(&mut run, &mut out, &mut b, v.len());
+    push_plain(
+        v.get(plain_start..).unwrap_or(&[]),
+        plain_start,
+        &mut out,
+        &mut b,
+        warnings,
+    );
+    (out, b.finish(0), decoded)
+}
+
+fn flush_run(
+    run: &mut Option<(&'static Encoding, Decoder, Vec<u8>)>,
+    out: &mut String,
+    b: &mut MapBuilder,
+    at: usize,
+) {
+    if let Some((_, mut dec, _)) = run.take() {
+        let before = out.len();
+        feed(&mut dec, &[], out, true);
+        if out.len() > before {
+            b.push(before, at, false);
+        }
+    }
+}
+
+/// Unencoded header text: UTF-8 if valid, else windows-1252.
+fn push_plain(
+    bytes: &[u8],
+    offset: usize,
+    out: &mut String,
+    b: &mut MapBuilder,
+    warnings: &mut Vec<String>,
+) {
+    if bytes.is_empty() {
+        return;
+    }
+    let enc = if std::str::from_utf8(bytes).is_ok() {
+        UTF_8
+    } else {
+        warnings.push("8-bit bytes read as windows-1252".to_string());
+        WINDOWS_1252
+    };
+    let (text, map, _) = to_utf8(bytes, enc);
+    b.append(&map, out.len(), offset);
+    out.push_str(&text);
+}
+
+// ---------------------------------------------------------------------
+// Transfer encodings and charsets.
+
+/// Decodes quoted-printable `body` (at raw offset `base`). Returns the
+/// bytes, their map, and whether the input was valid.
+fn decode_qp(body: &[u8], base: usize) -> (Vec<u8>, OffsetMap, bool) {
+    let mut out = Vec::with_capacity(body.len());
+    let mut b = MapBuilder::default();
+    let mut clean = true;
+    let mut i = 0;
+    while i < body.len() {
+        let rest = body.get(i..).unwrap_or(&[]);
+        let run = memchr::memchr(b'=', rest).unwrap_or(rest.len());
+        if run > 0 {
+            b.push(out.len(), base + i, true);
+            out.extend_from_slice(rest.get(..run).unwrap_or(&[]));
+            i += run;
+            continue;
+        }
+        // body[i] is '='.
+        let mut j = i + 1;
+        while matches!(body.get(j), Some(b' ' | b'\t')) {
+            j += 1;
+        }
+        match (body.get(j), body.get(j + 1)) {
+            (Some(b'\r'), Some(b'\n')) => {
+                i = j + 2;
+                continue;
+            }
+            (Some(b'\n'), _) | (None, _) => {
+                i = j + 1;
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(v) = hex_pair(body.get(i + 1), body.get(i + 2)) {
+            b.push(out.len(), base + i, false);
+            out.push(v);
+            i += 3;
+        } else {
+            clean = false;
+            b.push(out.len(), base + i, true);
+            out.push(b'=');
+            i += 1;
+        }
+    }
+    (out, b.finish(base), clean)
+}
+
+fn b64_value(c: u8) -> Option<u32> {
+    Some(u32::from(match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => return None,
+    }))
+}
+
+/// Decodes base64, skipping whitespace and (with a `false` result)
+/// other characters, up to the first `=`.
+fn decode_base64(input: &[u8]) -> (Vec<u8>, bool) {
+    let mut out = Vec::with_capacity(input.len() / 4 * 3 + 3);
+    let mut acc = 0u32;
+    let mut n = 0;
+    let mut clean = true;
+    for &c in input {
+        if let Some(v) = b64_value(c) {
+            acc = acc << 6 | v;
+            n += 1;
+            if n == 4 {
+                out.extend_from_slice(&[
+                    (acc >> 16) as u8,
+                    (acc >> 8) as u8,
+                    acc as u8,
+                ]);
+                acc = 0;
+                n = 0;
+            }
+        } else if c == b'=' {
+            break;
+        } else if !c.is_ascii_whitespace() {
+            clean = false;
+        }
+    }
+    match n {
+        2 => out.push((acc >> 4) as u8),
+        3 => out.extend_from_slice(&[(acc >> 10) as u8, (acc >> 2) as u8]),
+        1 => clean = false,
+        _ => {}
+    }
+    (out, clean)
+}
+
+/// Feeds `src` to `dec`, appending to `out`. Returns whether some
+/// input was malformed (and replaced with U+FFFD).
+fn feed(dec: &mut Decoder, src: &[u8], out: &mut String, last: bool) -> bool {
+    let mut src = src;
+    let mut errors = false;
+    for _ in 0..64 {
+        let need = dec.max_utf8_buffer_length(src.len()).unwrap_or(16);
+        out.reserve(need.max(16));
+        let (res, read, bad) = dec.decode_to_string(src, out, last);
+        errors |= bad;
+        src = src.get(read..).unwrap_or(&[]);
+        if res == CoderResult::InputEmpty {
+            break;
+        }
+    }
+    errors
+}
+
+/// Converts `input` from `enc` to UTF-8, with a map from the text to
+/// offsets in `input`.
+///
+/// For an ASCII-compatible encoding ASCII bytes map one to one and each
+/// other character maps to its first byte. For an encoding that is not
+/// (UTF-16, ISO-2022-JP) the whole text maps to offset 0: its first
+/// byte. The flag tells whether some input was malformed.
+fn to_utf8(input: &[u8], enc: &'static Encoding) -> (String, OffsetMap, bool) {
+    if enc == UTF_8 {
+        if let Ok(s) = std::str::from_utf8(input) {
+            return (s.to_string(), OffsetMap::linear_from(0), false);
+        }
+    }
+    if !enc.is_ascii_compatible() {
+        let (text, _, bad) = enc.decode(input);
+        return (text.into_owned(), OffsetMap::constant(0), bad);
+    }
+    let mut errors = false;
+    let mut dec = enc.new_decoder_without_bom_handling();
+    let mut out = String::with_capacity(input.len() + input.len() / 2);
+    let mut b = MapBuilder::default();
+    let mut pending: Option<usize> = None;
+    let mut i = 0;
+    while i < input.len() {
+        if pending.is_none() {
+            let rest = input.get(i..).unwrap_or(&[]);
+            let run =
+                rest.iter().position(|c| !c.is_ascii()).unwrap_or(rest.len());
+            if run > 0 {
+                b.push(out.len(), i, true);
+                out.extend(rest.iter().take(run).map(|&c| char::from(c)));
+                i += run;
+                continue;
+            }
+        }
+        let start = pending.unwrap_or(i);
+        let before = out.len();
+        errors |= feed(
+            &mut dec,
+            input.get(i..i + 1).unwrap_or(&[]),
+            &mut out,
+            false,
+        );
+        if out.len() > before {
+            b.push(before, start, false);
+            pending = None;
+        } else {
+            pending = Some(start);
+        }
+        i += 1;
+    }
+    let before = out.len();
+    errors |= feed(&mut dec, &[], &mut out, true);
+    if out.len() > before {
+        b.push(before, pending.unwrap_or(input.len()), false);
+    }
+    (out, b.finish(0), errors)
+}
+
+/// Unwraps `format=flowed` text (RFC 3676 section 4): returns the text
+/// and its map to offsets in `input`.
+///
+/// A line ending in a space (not the signature separator `-- `) joins
+/// the next line when both have the same quote depth (count of leading
+/// `>`); with `delsp` the trailing space is dropped. Continuation lines
+/// lose their quote marks and stuffing space; an unquoted paragraph's
+/// first line loses its stuffing space; a quoted paragraph's first line
+/// keeps its prefix as written. Line ends of fixed lines are kept.
+fn unflow(input: &[u8], delsp: bool) -> (Vec<u8>, OffsetMap) {
+    struct Line {
+        start: usize,
+        quotes: usize,
+        content: usize,
+        end: usize,
+        next: usize,
+        flowed: bool,
+    }
+    let mut lines = Vec::new();
+    let mut pos = 0;
+    while pos < input.len() {
+        let rest = input.get(pos..).unwrap_or(&[]);
+        let (end, next) = match memchr::memchr(b'\n', rest) {
+            Some(k) => (pos + k, pos + k + 1),
+            None => (input.len(), input.len()),
+        };
+        let end = if end > pos && input.get(end - 1) == Some(&b'\r') {
+            end - 1
+        } else {
+            end
+        };
+        let quotes = input
+            .get(pos..end)
+            .unwrap_or(&[])
+            .iter()
+            .take_while(|&&c| c == b'>')
+            .count();
+        let mut content = pos + quotes;
+        if input.get(content) == Some(&b' ') && content < end {
+            content += 1;
+        }
+        let body = input.get(content..end).unwrap_or(&[]);
+        let flowed = body != b"-- " && body.last() == Some(&b' ');
+        lines.push(Line { start: pos, quotes, content, end, next, flowed });
+        pos = next;
+    }
+    let mut out = Vec::with_capacity(input.len());
+    let mut b = MapBuilder::default();
+    let mut emit = |out: &mut Vec<u8>, s: usize, e: usize| {
+        if let Some(seg) = input.get(s..e).filter(|g| !g.is_empty()) {
+            b.push(out.len(), s, true);
+            out.extend_from_slice(seg);
+        }
+    };
+    let mut joined = false;
+    for (k, l) in lines.iter().enumerate() {
+        if !joined && l.quotes > 0 {
+            // The first line of a quoted paragraph keeps its prefix as
+            // written (`> `), so quoted text still reads as quoted.
+            emit(&mut out, l.start, l.content);
+        }
+        let joins =
+            l.flowed && lines.get(k + 1).is_some_and(|n| n.quotes == l.quotes);
+        let content_end = if joins && delsp { l.end - 1 } else { l.end };
+        emit(&mut out, l.content, content_end);
+        if !joins {
+            emit(&mut out, l.end, l.next);
+        }
+        joined = joins;
+    }
+    (out, b.finish(0))
+}
+
+// ---------------------------------------------------------------------
+// Multipart bodies.
+
+/// Splits a multipart body at the delimiter lines of `boundary`.
+/// Returns the parts' ranges in `body` and whether the close delimiter
+/// was found. No part: the boundary never occurs.
+fn split_multipart(
+    body: &[u8],
+    boundary: &[u8],
+) -> (Vec<(usize, usize)>, bool) {
+    let mut dash = Vec::with_capacity(boundary.len() + 2);
+    dash.extend_from_slice(b"--");
+    dash.extend_from_slice(boundary);
+    let finder = memmem::Finder::new(&dash);
+    let mut parts = Vec::new();
+    let mut open: Option<usize> = None;
+    for at in finder.find_iter(body) {
+        if at > 0 && body.get(at - 1) != Some(&b'\n') {
+            continue;
+        }
+        let mut j = at + dash.len();
+        let close = body.get(j..j + 2) == Some(b"--");
+        if close {
+            j += 2;
+        }
+        while matches!(body.get(j), Some(b' ' | b'\t')) {
+            j += 1;
+        }
+        let line_end = match (body.get(j), body.get(j + 1)) {
+            (None, _) => body.len(),
+            (Some(b'\n'), _) => j + 1,
+            (Some(b'\r'), Some(b'\n')) => j + 2,
+            (Some(b'\r'), None) => j + 1,
+            _ => continue,
+        };
+        // The line break before the delimiter belongs to it.
+        let mut part_end = at;
+        if part_end > 0 && body.get(part_end - 1) == Some(&b'\n') {
+            part_end -= 1;
+            if part_end > 0 && body.get(part_end - 1) == Some(&b'\r') {
+                part_end -= 1;
+            }
+        }
+        if let Some(s) = open.take() {
+            parts.push((s, part_end.max(s)));
+        }
+        if close {
+            return (parts, true);
+        }
+        open = Some(line_end);
+    }
+    if let Some(s) = open {
+        parts.push((s, body.len().max(s)));
+    }
+    (parts, false)
+}
+
+// ---------------------------------------------------------------------
+// URI references: just enough of RFC 3986 for Content-Location.
+
+/// Whether `s` starts with a scheme and `:` (RFC 3986 section 3.1).
+fn is_absolute(s: &str) -> bool {
+    match s.find(':') {
+        Some(n) if n > 0 => {
+            let scheme = s.get(..n).unwrap_or("");
+            scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && scheme.bytes().all(|c| {
+                    c.is_ascii_alphanumeric()
+                        || matches!(c, b'+' | b'-' | b'.')
+                })
+        }
+        _ => false,
+    }
+}
+
+struct UriParts<'a> {
+    scheme: Option<&'a str>,
+    authority: Option<&'a str>,
+    path: &'a str,
+    query: Option<&'a str>,
+    fragment: Option<&'a str>,
+}
+
+/// RFC 3986 Appendix B.
+fn split_uri(s: &str) -> UriParts<'_> {
+    let (s, fragment) = match s.split_once('#') {
+        Some((a, f)) => (a, Some(f)),
+        None => (s, None),
+    };
+    let (s, query) = match s.split_once('?') {
+        Some((a, q)) => (a, Some(q)),
+        None => (s, None),
+    };
+    let (scheme, s) = match s.find(':') {
+        Some(n)
+            if is_absolute(s) && !s.get(..n).unwrap_or("").contains('/') =>
+        {
+            (s.get(..n), s.get(n + 1..).unwrap_or(""))
+        }
+        _ => (None, s),
+    };
+    let (authority, path) = match s.strip_prefix("//") {
+        Some(rest) => {
+            let n = rest.find('/').unwrap_or(rest.len());
+            (rest.get(..n), rest.get(n..).unwrap_or(""))
+        }
+        None => (None, s),
+    };
+    UriParts { scheme, authority, path, query, fragment }
+}
+
+/// RFC 3986 section 5.2.4.
+fn remove_dot_segments(path: &str) -> String {
+    let mut input = path;
+    let mut out = String::with_capacity(path.len());
+    while !input.is_empty() {
+        if let Some(r) = input.strip_prefix("../") {
+            input = r;
+        } else if let Some(r) = input.strip_prefix("./") {
+            input = r;
+        } else if input.starts_with("/./") {
+            input = input.get(2..).unwrap_or("");
+        } else if input == "/." {
+            input = "/";
+        } else if input.starts_with("/../") || input == "/.." {
+            input = if input == "/.." {
+                "/"
+            } else {
+                input.get(3..).unwrap_or("")
+            };
+            let cut = out.rfind('/').unwrap_or(0);
+            out.truncate(cut);
+        } else if input == "." || input == ".." {
+            input = "";
+        } else {
+            let skip = usize::from(input.starts_with('/'));
+            let n = input
+                .get(skip..)
+                .and_then(|r| r.find('/'))
+                .map_or(input.len(), |k| k + skip);
+            out.push_str(input.get(..n).unwrap_or(""));
+            input = input.get(n..).unwrap_or("");
+        }
+    }
+    out
+}
+
+/// Resolves `reference` against the absolute `base` (RFC 3986 section
+/// 5.2, strict).
+fn resolve(base: &str, reference: &str) -> String {
+    let b = split_uri(base);
+    let r = split_uri(reference);
+    let (scheme, authority, path, query);
+    if r.scheme.is_some() {
+        scheme = r.scheme;
+        authority = r.authority;
+        path = remove_dot_segments(r.path);
+        query = r.query;
+    } else {
+        scheme = b.scheme;
+        if r.authority.is_some() {
+            authority = r.authority;
+            path = remove_dot_segments(r.path);
+            query = r.query;
+        } else {
+            authority = b.authority;
+            if r.path.is_empty() {
+                path = b.path.to_string();
+                query = r.query.or(b.query);
+            } else {
+                let merged = if r.path.starts_with('/') {
+                    r.path.to_string()
+                } else if b.authority.is_some() && b.path.is_empty() {
+                    format!("/{}", r.path)
+                } else {
+                    let dir = b
+                        .path
+                        .rfind('/')
+                        .map_or("", |n| b.path.get(..=n).unwrap_or(""));
+                    format!("{dir}{}", r.path)
+                };
+                path = remove_dot_segments(&merged);
+                query = r.query;
+            }
+        }
+    }
+    let mut out = String::new();
+    if let Some(s) = scheme {
+        out.push_str(s);
+        out.push(':');
+    }
+    if let Some(a) = authority {
+        out.push_str("//");
+        out.push_str(a);
+    }
+    out.push_str(&path);
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    if let Some(f) = r.fragment {
+        out.push('#');
+        out.push_str(f);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(raw: &[u8]) -> Parsed {
+        parse_message(raw, &MimeOptions::default())
+    }
+
+    fn bodies(p: &Parsed) -> Vec<&Piece> {
+        p.pieces
+            .iter()
+            .filter(|x| !matches!(x.source, Source::Header(_)))
+            .collect()
+    }
+
+    fn paths(p: &Parsed) -> Vec<String> {
+        bodies(p).iter().map(|x| x.part.clone()).collect()
+    }
+
+    fn pos(raw: &[u8], needle: &str) -> usize {
+        memmem::find(raw, needle.as_bytes()).expect(needle)
+    }
+
+    const NESTED: &str = "From: a@example.com\r\n\
+        Content-Type: multipart/mixed; boundary=\"outer\"\r\n\
+        Content-Base: http://base.example/dir/page\r\n\
+        \r\n\
+        preamble http://preamble.example/\r\n\
+        --outer\r\n\
+        Content-Type: text/plain\r\n\
+        \r\n\
+        one http://one.example/\r\n\
+        --outer  \r\n\
+        Content-Type: multipart/alternative; boundary=inner\r\n\
+        Content-Location: sub/\r\n\
+        \r\n\
+        --inner\r\n\
+        \r\n\
+        two-one\r\n\
+        --inner\r\n\
+        Content-Type: text/html; charset=utf-8\r\n\
+        Content-Location: http://other.example/x/y.html\r\n\
+        \r\n\
+        <a href=\"z\">two-two</a>\r\n\
+        --inner--\r\n\
+        --outer\r\n\
+        Content-Type: image/png\r\n\
+        Content-Transfer-Encoding: base64\r\n\
+        \r\n\
+        aGVsbG8gaHR0cDovL2ltZy5leGFtcGxlLw==\r\n\
+        --outer--\r\n\
+        epilogue http://epilogue.example/\r\n";
+
+    #[test]
+    fn nested_part_paths_and_bases() {
+        let p = parse(NESTED.as_bytes());
+        assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+        assert_eq!(paths(&p), ["1", "2.1", "2.2"]);
+        let b = bodies(&p);
+        assert_eq!(b[0].text, "one http://one.example/");
+        assert_eq!(b[1].text, "two-one");
+        assert_eq!(b[1].content_type, "text/plain");
+        assert_eq!(b[2].source, Source::Html);
+        assert_eq!(b[0].base.as_deref(), Some("http://base.example/dir/page"));
+        // Relative Content-Location resolved against the enclosing base
+        // and inherited by the children.
+        assert_eq!(b[1].base.as_deref(), Some("http://base.example/dir/sub/"));
+        // An absolute Content-Location wins over the enclosing base.
+        assert_eq!(
+            b[2].base.as_deref(),
+            Some("http://other.example/x/y.html")
+        );
+        // Preamble, epilogue and the image are not scanned.
+        assert!(p.pieces.iter().all(|x| !x.text.contains("preamble")));
+        assert!(p.pieces.iter().all(|x| !x.text.contains("epilogue")));
+        let raw = NESTED.as_bytes();
+        assert_eq!(b[0].map.raw_offset(4), pos(raw, "http://one"));
+        // The CRLF before a delimiter belongs to the delimiter.
+        assert!(!b[2].text.ends_with('\n'));
+    }
+
+    #[test]
+    fn attachments_option_scans_images() {
+        let opts = MimeOptions { attachments: true, ..MimeOptions::default() };
+        let p = parse_message(NESTED.as_bytes(), &opts);
+        assert_eq!(paths(&p), ["1", "2.1", "2.2", "3"]);
+        let img = bodies(&p)[3];
+        assert_eq!(img.text, "hello http://img.example/");
+        assert_eq!(img.content_type, "image/png");
+        assert_eq!(img.decoded, Decoded::Base64);
+        let raw = NESTED.as_bytes();
+        assert_eq!(img.map.raw_offset(6), pos(raw, "aGVsbG8g"));
+    }
+
+    #[test]
+    fn message_rfc822_headers_and_base() {
+        let raw = b"Subject: outer\n\
+            Content-Type: multipart/mixed; boundary=b\n\
+            Content-Location: http://a.example/top/\n\
+            \n\
+            --b\n\
+            Content-Type: message/rfc822\n\
+            \n\
+            Subject: inner: http://inner.example/\n\
+            Message-ID: <inner@example>\n\
+            Content-Location: deeper/\n\
+            \n\
+            inner body\n\
+            --b--\n";
+        let p = parse(raw);
+        assert_eq!(p.message_id, None);
+        let subj: Vec<&Piece> = p
+            .pieces
+            .iter()
+            .filter(|x| x.source == Source::Header("Subject".into()))
+            .collect();
+        assert_eq!(subj.len(), 1, "outer Subject has no ':'");
+        assert_eq!(subj[0].part, "1");
+        assert_eq!(subj[0].text, "inner: http://inner.example/");
+        assert_eq!(
+            subj[0].base.as_deref(),
+            Some("http://a.example/top/deeper/")
+        );
+        assert_eq!(subj[0].map.raw_offset(7), pos(raw, "http://inner"));
+        let b = bodies(&p);
+        assert_eq!(b.len(), 1);
+        assert_eq!(b[0].part, "1");
+        assert_eq!(b[0].text, "inner body");
+        assert_eq!(b[0].base.as_deref(), Some("http://a.example/top/deeper/"));
+    }
+
+    #[test]
+    fn relative_location_without_base_is_ignored() {
+        let raw = b"Content-Location: foo/bar\n\nx\n";
+        assert_eq!(bodies(&parse(raw))[0].base, None);
+        let raw = b"Content-Base: foo/\nContent-Location: http://l/\n\nx\n";
+        let p = parse(raw);
+        assert_eq!(bodies(&p)[0].base.as_deref(), Some("http://l/"));
+        assert!(
+            p.warnings.iter().any(|w| w.contains("relative Content-Base"))
+        );
+        // Folded Content-Base: whitespace removed (section 5.1.1).
+        let raw = b"Content-Base: \"http://a.example/\n b/c\"\n\nx\n";
+        let p = parse(raw);
+        assert_eq!(
+            bodies(&p)[0].base.as_deref(),
+            Some("http://a.example/b/c")
+        );
+    }
+
+    #[test]
+    fn qp_decoding_and_map() {
+        let body = b"a=3Db http://x.example/lo=\r\nng?q=3D1 =ZZ end=\n";
+        let (out, map, clean) = decode_qp(body, 100);
+        assert_eq!(out, b"a=b http://x.example/long?q=1 =ZZ end");
+        assert!(!clean, "=ZZ is invalid");
+        let text = String::from_utf8(out).unwrap();
+        let u = text.find("http").unwrap();
+        assert_eq!(map.raw_offset(u), 100 + 6);
+        let n = text.find("ng?").unwrap();
+        assert_eq!(map.raw_offset(n), 100 + pos(body, "ng?"));
+        let eq = text.find("=1").unwrap();
+        assert_eq!(map.raw_offset(eq), 100 + pos(body, "=3D1"));
+        let zz = text.find("=ZZ").unwrap();
+        assert_eq!(map.raw_offset(zz), 100 + pos(body, "=ZZ"));
+        // Transport padding after a soft break, and `=` at the end.
+        let (out, _, clean) = decode_qp(b"ab= \t\r\ncd=", 0);
+        assert_eq!(out, b"abcd");
+        assert!(clean);
+        // Lowercase hex is accepted.
+        assert_eq!(decode_qp(b"=c3=a9", 0).0, "é".as_bytes());
+    }
+
+    #[test]
+    fn base64_lenient() {
+        assert_eq!(decode_base64(b"aGVs\r\nbG8=").0, b"hello");
+        assert!(decode_base64(b"aGVs\r\nbG8=").1);
+        let (out, clean) = decode_base64(b"aGV*sbG8");
+        assert_eq!(out, b"hello");
+        assert!(!clean);
+        let (out, clean) = decode_base64(b"aGVsb");
+        assert_eq!(out, b"hel");
+        assert!(!clean);
+        // Stops at padding.
+        assert_eq!(decode_base64(b"YQ==YmM=").0, b"a");
+        let raw = b"Content-Transfer-Encoding: base64\n\n!!aHR0cDovL3gv\n";
+        let p = parse(raw);
+        assert_eq!(bodies(&p)[0].text, "http://x/");
+        assert_eq!(
+            p.warnings,
+            ["message: invalid base64 (decoded what could be)"]
+        );
+    }
+
+    #[test]
+    fn unknown_charset_is_lossy_utf8() {
+        let raw = "Content-Type: text/plain; charset=x-foo\n\nsé http://x/\n";
+        let p = parse(raw.as_bytes());
+        assert_eq!(bodies(&p)[0].text, "sé http://x/\n");
+        assert_eq!(
+            p.warnings,
+            ["message: unknown charset x-foo, read as UTF-8 lossily"]
+        );
+    }
+
+    #[test]
+    fn encoded_words() {
+        let mut w = Vec::new();
+        let v = b"=?utf-8?q?a?= =?UTF-8?B?Yg==?=\t=?iso-8859-1?Q?=E9_x?= c";
+        let (text, map, dec) = decode_words(v, &mut w);
+        assert_eq!(text, "abé x c");
+        assert_eq!(dec, Decoded::QuotedPrintable);
+        assert!(w.is_empty());
+        assert_eq!(map.raw_offset(1), pos(v, "=?UTF-8?B"));
+        assert_eq!(map.raw_offset(2), pos(v, "=?iso"));
+        assert_eq!(map.raw_offset(text.len() - 1), v.len() - 1);
+        // A UTF-8 character split across two adjacent words.
+        let (text, _, _) =
+            decode_words(b"=?utf-8?Q?=C3?= =?utf-8?Q?=A9?=", &mut w);
+        assert_eq!(text, "é");
+        // Not an encoded word: kept as written.
+        let (text, _, _) = decode_words(b"=?x =?utf-8?z?a?= a=?b", &mut w);
+        assert_eq!(text, "=?x =?utf-8?z?a?= a=?b");
+        // Whitespace between a word and plain text stays.
+        let (text, _, _) = decode_words(b"=?utf-8?q?a?= b", &mut w);
+        assert_eq!(text, "a b");
+        // 8-bit header bytes.
+        let (text, _, _) = decode_words(b"caf\xe9: x", &mut w);
+        assert_eq!(text, "café: x");
+        assert_eq!(w, ["8-bit bytes read as windows-1252"]);
+    }
+
+    #[test]
+    fn header_unfolding_map() {
+        let raw = b"List-Archive: <http://a.example/x\r\n\ty> ,\r\n <mailto:m@x>\r\nTo: b\r\n\r\n";
+        let p = parse(raw);
+        assert_eq!(p.pieces.len(), 2);
+        let h = &p.pieces[0];
+        assert_eq!(h.source, Source::Header("List-Archive".into()));
+        assert_eq!(h.text, "<http://a.example/x\ty> , <mailto:m@x>");
+        let y = h.text.find("\ty").unwrap();
+        assert_eq!(h.map.raw_offset(y), pos(raw, "\ty>"));
+        let m = h.text.find("<mailto").unwrap();
+        assert_eq!(h.map.raw_offset(m), pos(raw, "<mailto"));
+        // The empty body is still a piece.
+        assert_eq!(bodies(&p)[0].text, "");
+    }
+
+    #[test]
+    fn rfc2231_parameters() {
+        let (main, params) = parse_structured(
+            "Text/Plain (comment); charset=\"us-ascii\"; \
+             title*0*=us-ascii'en'This%20is%20; title*1*=%2A%2A; \
+             title*2=\"isn't it!\"; name*=utf-8''caf%C3%A9.txt; \
+             boundary=\"a\\\"b; c\"",
+        );
+        assert_eq!(main, "text/plain");
+        assert_eq!(params.get("charset").as_deref(), Some("us-ascii"));
+        assert_eq!(
+            params.get("title").as_deref(),
+            Some("This is **isn't it!")
+        );
+        assert_eq!(params.get("name").as_deref(), Some("café.txt"));
+        assert_eq!(params.get("boundary").as_deref(), Some("a\"b; c"));
+    }
+
+    #[test]
+    fn flowed_unwrapping() {
+        let input = b"> quoted soft \r\n> more\r\nplain \r\n>not joined\r\n \
+            From stuffed \r\nlast\r\n-- \r\nsig\r\n";
+        let (out, map) = unflow(input, false);
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(
+            text,
+            "> quoted soft more\r\nplain \r\n>not joined\r\n\
+             From stuffed last\r\n-- \r\nsig\r\n"
+        );
+        let m = text.find("more").unwrap();
+        assert_eq!(map.raw_offset(m), pos(input, "more"));
+        let f = text.find("From").unwrap();
+        assert_eq!(map.raw_offset(f), pos(input, "From"));
+        // DelSp=yes removes the trailing space: a URL broken there joins.
+        let (out, map) = unflow(b"see http://x.example/ab \ncd ok\n", true);
+        assert_eq!(out, b"see http://x.example/abcd ok\n");
+        assert_eq!(map.raw_offset(23), 25);
+        let raw = b"Content-Type: text/plain; format=Flowed; delsp=yes\n\n\
+            a http://x/ab \ncd\n";
+        let p = parse(raw);
+        assert_eq!(bodies(&p)[0].text, "a http://x/abcd\n");
+    }
+
+    #[test]
+    fn truncated_and_broken_multiparts() {
+        // Headers only, no blank line, no final line end.
+        let p = parse(b"Subject: a: b\nX-Foo: http://x/");
+        assert_eq!(p.pieces.len(), 3);
+        assert_eq!(p.pieces[1].text, "http://x/");
+        // Missing close delimiter: the last part runs to the end.
+        let p = parse(b"Content-Type: multipart/mixed; boundary=q\n\n--q\n\nA\n--q\n\nB http://b/");
+        assert_eq!(paths(&p), ["1", "2"]);
+        assert_eq!(bodies(&p)[1].text, "B http://b/");
+        assert_eq!(
+            p.warnings,
+            ["message: multipart/mixed has no close delimiter"]
+        );
+        // A delimiter must start a line.
+        let p = parse(b"Content-Type: multipart/mixed; boundary=q\n\nx --q\n");
+        assert_eq!(bodies(&p)[0].text, "x --q\n");
+        // A header ended by a non-field line.
+        let p = parse(b"Subject: x\nnot a header\nbody\n");
+        assert_eq!(bodies(&p)[0].text, "not a header\nbody\n");
+        assert_eq!(p.warnings.len(), 1);
+        // Empty input.
+        let p = parse(b"");
+        assert_eq!(bodies(&p)[0].text, "");
+    }
+
+    #[test]
+    fn depth_and_part_limits() {
+        let mut raw = String::new();
+        for k in 0..40 {
+            raw.push_str(&format!(
+                "Content-Type: multipart/mixed; boundary=b{k}\n\n--b{k}\n"
+            ));
+        }
+        raw.push_str("\ndeep http://deep/\n");
+        let p = parse(raw.as_bytes());
+        assert!(p.warnings.iter().any(|w| w.contains("nested too deep")));
+        let deep = bodies(&p)[0];
+        assert_eq!(deep.part.split('.').count(), 32);
+        assert!(deep.text.contains("deep http://deep/"));
+        let mut raw =
+            String::from("Content-Type: multipart/mixed; boundary=b\n\n");
+        for k in 0..50 {
+            raw.push_str(&format!("--b\n\npart {k}\n"));
+        }
+        let opts = MimeOptions { max_parts: 10, ..MimeOptions::default() };
+        let p = parse_message(raw.as_bytes(), &opts);
+        assert_eq!(bodies(&p).len(), 9);
+        assert!(p.warnings.iter().any(|w| w.contains("more than 10")));
+    }
+
+    #[test]
+    fn charset_maps() {
+        let (text, map, bad) = to_utf8(b"a\xe9b http://x", WINDOWS_1252);
+        assert_eq!(text, "aéb http://x");
+        assert!(!bad);
+        assert_eq!(map.raw_offset(1), 1);
+        assert_eq!(map.raw_offset(3), 2);
+        assert_eq!(map.raw_offset(text.find("http").unwrap()), 4);
+        let sjis = Encoding::for_label(b"shift_jis").unwrap();
+        // 0x83 0x5C is one character whose second byte is ASCII '\'.
+        let (text, map, _) = to_utf8(b"x\x83\x5cy", sjis);
+        assert_eq!(text, "xソy");
+        assert_eq!(map.raw_offset(1), 1);
+        assert_eq!(map.raw_offset(text.len() - 1), 3);
+        let (text, map, bad) = to_utf8(b"ok\xff http", UTF_8);
+        assert_eq!(text, "ok\u{fffd} http");
+        assert!(bad);
+        assert_eq!(map.raw_offset(text.find("http").unwrap()), 4);
+    }
+
+    #[test]
+    fn offset_map_compose_and_compactness() {
+        let body = "x".repeat(1000) + "=\n" + &"y".repeat(1000);
+        let (out, map, _) = decode_qp(body.as_bytes(), 10);
+        assert_eq!(out.len(), 2000);
+        assert_eq!(map.anchor_count(), 2);
+        assert_eq!(map.raw_offset(999), 1009);
+        assert_eq!(map.raw_offset(1000), 1012);
+        // Composition splits the outer run where the inner map breaks.
+        let outer = OffsetMap::linear_from(995);
+        let composed = outer.then(10, &map);
+        assert_eq!(composed.raw_offset(0), 1005);
+        assert_eq!(composed.raw_offset(5), 1012);
+        assert_eq!(OffsetMap::default().raw_offset(7), 7);
+    }
+
+    #[test]
+    fn resolution() {
+        let base = "http://a/b/c/d;p?q";
+        for (r, want) in [
+            ("g", "http://a/b/c/g"),
+            ("./g/", "http://a/b/c/g/"),
+            ("/g", "http://a/g"),
+            ("//g", "http://g"),
+            ("?y", "http://a/b/c/d;p?y"),
+            ("#s", "http://a/b/c/d;p?q#s"),
+            ("../../../g", "http://a/g"),
+            ("g;x=1/../y", "http://a/b/c/y"),
+            ("", "http://a/b/c/d;p?q"),
+            ("http:g", "http:g"),
+        ] {
+            assert_eq!(resolve(base, r), want, "{r}");
+        }
+    }
+
+    #[test]
+    fn eight_bit_body_without_charset() {
+        let p = parse(b"\ncaf\xe9 http://x/\n");
+        assert_eq!(bodies(&p)[0].text, "café http://x/\n");
+        assert_eq!(bodies(&p)[0].map.raw_offset(6), 6);
+        assert_eq!(p.warnings.len(), 1);
+    }
+}

@@ -1,0 +1,311 @@
+//! Mail and news: recognising the format of an input (mbox, a single
+//! RFC 5322 message or news article, plain text), and turning one
+//! message into hits with their provenance: MIME parts decoded (`mime`),
+//! HTML attributes and text (`html`), each piece scanned by the same
+//! delimit, validate and resolve stages as plain text, with positions
+//! mapped back to the original file.
+
+pub mod html;
+pub(crate) mod mbox;
+pub mod mime;
+
+use crate::hit::{Context, Decoded, Hit, Provenance, Source};
+use crate::pipeline::Extractor;
+
+use self::mbox::Message;
+
+/// The format of an input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Format {
+    /// Decide from the first bytes of each input (see [`detect`]).
+    Auto,
+    /// Plain text: no mail structure.
+    Text,
+    /// An mbox: messages after `From ` lines (mboxo or mboxrd).
+    Mbox,
+    /// One message per file, as in a Maildir (`cur/`, `new/`).
+    Maildir,
+    /// A single RFC 5322 message.
+    Eml,
+    /// A single Usenet article (RFC 5536), as in a news spool.
+    News,
+}
+
+/// The format the first bytes of an input look like: an mbox starts
+/// with a `From ` line; a message or news article with header fields
+/// (`Name: value`, the first of which is one of the fields every
+/// message or article has near its top); anything else is text.
+pub fn detect(head: &[u8]) -> Format {
+    if head.starts_with(b"From ") {
+        return Format::Mbox;
+    }
+    let mut fields = 0;
+    let mut news = false;
+    for line in head.split(|&b| b == b'\n').take(64) {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.is_empty() {
+            break; // end of the header
+        }
+        if matches!(line[0], b' ' | b'\t') && fields > 0 {
+            continue; // a folded continuation
+        }
+        let Some(colon) = line.iter().position(|&b| b == b':') else {
+            return Format::Text;
+        };
+        let name = &line[..colon];
+        if name.is_empty() || !name.iter().all(|&b| b.is_ascii_graphic()) {
+            return Format::Text;
+        }
+        news |= name.eq_ignore_ascii_case(b"Newsgroups");
+        if fields == 0 && !is_known_field(name) {
+            return Format::Text;
+        }
+        fields += 1;
+    }
+    match (fields, news) {
+        (0, _) => Format::Text,
+        (_, true) => Format::News,
+        _ => Format::Eml,
+    }
+}
+
+/// Header fields a message or article may start with.
+fn is_known_field(name: &[u8]) -> bool {
+    const FIELDS: &[&str] = &[
+        "return-path",
+        "received",
+        "from",
+        "to",
+        "cc",
+        "subject",
+        "date",
+        "message-id",
+        "delivered-to",
+        "x-original-to",
+        "mime-version",
+        "path",
+        "newsgroups",
+        "reply-to",
+        "sender",
+        "content-type",
+        "x-mailer",
+        "dkim-signature",
+        "arc-seal",
+        "authentication-results",
+        "x-received",
+        "organization",
+        "in-reply-to",
+        "references",
+        "list-id",
+        "x-from-line",
+        "envelope-to",
+        "x-envelope-from",
+        "xref",
+        "article",
+        "relay-version",
+        "posting-version",
+    ];
+    FIELDS.iter().any(|f| f.as_bytes().eq_ignore_ascii_case(name))
+}
+
+/// Limits for one message.
+#[derive(Clone, Debug)]
+pub(crate) struct MailConfig {
+    /// Longest message parsed as MIME; the rest is scanned as text.
+    pub max_message: usize,
+    /// Scan non-text parts too.
+    pub attachments: bool,
+}
+
+impl Default for MailConfig {
+    fn default() -> Self {
+        MailConfig { max_message: 64 << 20, attachments: false }
+    }
+}
+
+/// Line and column of byte `p` of a message's bytes in its input.
+struct Lines<'m> {
+    msg: &'m Message,
+    newlines: Vec<usize>,
+}
+
+impl<'m> Lines<'m> {
+    fn new(msg: &'m Message) -> Lines<'m> {
+        Lines { msg, newlines: memchr::memchr_iter(b'\n', &msg.raw).collect() }
+    }
+
+    fn position(&self, p: usize) -> (u64, u64) {
+        let before = self.newlines.partition_point(|&n| n < p);
+        let line = self.msg.line + before as u64 + 1;
+        let at = self.msg.input_offset(p);
+        let line_start = match before {
+            0 => self.msg.offset,
+            n => self.msg.input_offset(self.newlines[n - 1]) + 1,
+        };
+        (line, at - line_start + 1)
+    }
+}
+
+/// Every hit in one message, in the order of their positions, and the
+/// problems met decoding it.
+pub(crate) fn message_hits(
+    ex: &Extractor,
+    cfg: &MailConfig,
+    msg: &Message,
+) -> (Vec<Hit>, Vec<String>) {
+    let lines = Lines::new(msg);
+    let default_base = ex.base();
+    let mut out: Vec<(usize, Hit)> = Vec::new();
+    let place = |hit: &mut Hit, raw_start: usize, raw_end: usize| {
+        hit.start = msg.input_offset(raw_start);
+        hit.end = msg.input_offset(raw_end.max(raw_start));
+        (hit.line, hit.column) = lines.position(raw_start);
+    };
+    if msg.continuation {
+        // The tail of a message too long to parse: plain text.
+        let prov = Provenance {
+            message: msg.number,
+            warnings: vec![too_long(cfg)],
+            ..Provenance::default()
+        };
+        for (c, mut hit) in ex.find_in_buffer(&msg.raw, default_base) {
+            place(&mut hit, c.start, c.end);
+            set_provenance(&mut hit, &prov);
+            out.push((c.start, hit));
+        }
+        return (out.into_iter().map(|(_, h)| h).collect(), prov.warnings);
+    }
+    let opts = mime::MimeOptions {
+        attachments: cfg.attachments,
+        ..mime::MimeOptions::default()
+    };
+    let parsed = mime::parse_message(&msg.raw, &opts);
+    // "message: x" reads "message 3: x" once the number is given.
+    let mut warnings: Vec<String> = parsed
+        .warnings
+        .into_iter()
+        .map(|w| w.strip_prefix("message: ").map_or(w.clone(), str::to_string))
+        .collect();
+    if msg.truncated {
+        warnings.push(too_long(cfg));
+    }
+    for piece in &parsed.pieces {
+        let base = piece.base.as_deref().or(default_base);
+        let mut prov = Provenance {
+            message: msg.number,
+            message_id: parsed.message_id.clone(),
+            part: piece.part.clone(),
+            header: None,
+            source: Source::Text,
+            decoded: match piece.decoded {
+                mime::Decoded::None => Decoded::None,
+                mime::Decoded::QuotedPrintable => Decoded::QuotedPrintable,
+                mime::Decoded::Base64 => Decoded::Base64,
+            },
+            warnings: warnings.clone(),
+        };
+        match piece.source {
+            mime::Source::Header(_) | mime::Source::Text => {
+                if let mime::Source::Header(ref name) = piece.source {
+                    prov.source = Source::Header;
+                    prov.header = Some(name.clone());
+                }
+                for (c, mut hit) in
+                    ex.find_in_buffer(piece.text.as_bytes(), base)
+                {
+                    let (s, e) = (
+                        piece.map.raw_offset(c.start),
+                        piece.map.raw_offset(c.end),
+                    );
+                    place(&mut hit, s, e);
+                    set_provenance(&mut hit, &prov);
+                    out.push((s, hit));
+                }
+            }
+            mime::Source::Html => {
+                let doc = html::scan_html(&piece.text);
+                // HTML `<base href>` comes first (Appendix D), resolved
+                // against the part's base if it is relative.
+                let html_base = doc.base.as_deref().and_then(|b| {
+                    let uri = crate::validate::Uri::parse(b);
+                    if uri.is_absolute() {
+                        Some(b.to_string())
+                    } else {
+                        crate::resolve::resolve_str(base?, b).ok()
+                    }
+                });
+                let base = html_base.as_deref().or(base);
+                prov.source = Source::HtmlAttr;
+                for link in &doc.links {
+                    if link.value.is_empty() {
+                        continue;
+                    }
+                    let Some(mut hit) =
+                        ex.build_hit(&link.value, base, Context::Href)
+                    else {
+                        continue;
+                    };
+                    let s = piece.map.raw_offset(link.offset);
+                    let e =
+                        piece.map.raw_offset(link.offset + link.value.len());
+                    place(&mut hit, s, e);
+                    set_provenance(&mut hit, &prov);
+                    out.push((s, hit));
+                }
+                prov.source = Source::HtmlText;
+                for (c, mut hit) in
+                    ex.find_in_buffer(doc.text.as_bytes(), base)
+                {
+                    let s = piece.map.raw_offset(doc.html_offset(c.start));
+                    let e = piece.map.raw_offset(doc.html_offset(c.end));
+                    place(&mut hit, s, e);
+                    set_provenance(&mut hit, &prov);
+                    out.push((s, hit));
+                }
+            }
+        }
+    }
+    out.sort_by_key(|(s, _)| *s);
+    (out.into_iter().map(|(_, h)| h).collect(), warnings)
+}
+
+fn too_long(cfg: &MailConfig) -> String {
+    format!(
+        "message longer than {} bytes: the rest was scanned as plain text",
+        cfg.max_message
+    )
+}
+
+fn set_provenance(hit: &mut Hit, prov: &Provenance) {
+    hit.rare.get_or_insert_with(Box::default).provenance = Some(prov.clone());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_formats() {
+        assert_eq!(
+            detect(b"From a@b Thu Jan  1 00:00:00 1970\n"),
+            Format::Mbox
+        );
+        assert_eq!(
+            detect(b"Return-Path: <a@b>\nSubject: x\n\nbody"),
+            Format::Eml
+        );
+        assert_eq!(
+            detect(b"Path: a!b\nNewsgroups: comp.x\nSubject: y\n\n"),
+            Format::News
+        );
+        assert_eq!(detect(b"From: a@b\r\nTo: c@d\r\n\r\n"), Format::Eml);
+        assert_eq!(detect(b"Note: 10:30\nhello\n"), Format::Text);
+        assert_eq!(
+            detect(b"2015-10-18 18:06:26,029 INFO x: y\n"),
+            Format::Text
+        );
+        assert_eq!(detect(b"hello world\n"), Format::Text);
+        assert_eq!(detect(b""), Format::Text);
+    }
+}

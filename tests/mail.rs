@@ -1,0 +1,249 @@
+//! Mail and news input: format detection, mbox framing, MIME decoding
+//! (quoted-printable soft breaks inside URLs, base64, nested multipart,
+//! charsets), HTML attributes and `<base href>`, the base URI layers of
+//! a message, header URLs, provenance in JSON, compressed archives. The
+//! expected values were read off the sample files in `corpora/mail`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_urlx");
+
+fn sample(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora").join(name)
+}
+
+/// JSON hits of `urlx --json ARGS...`.
+fn json(args: &[&str]) -> Vec<Value> {
+    let out = Command::new(BIN).arg("--json").args(args).output().unwrap();
+    assert!(out.status.code().is_some_and(|c| c <= 1), "{out:?}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The hit whose URL is `url` (the first one).
+fn find<'a>(hits: &'a [Value], url: &str) -> &'a Value {
+    hits.iter()
+        .find(|h| h["url"] == url)
+        .unwrap_or_else(|| panic!("no hit {url}"))
+}
+
+fn usrp() -> String {
+    sample("mail/usrp-users-4.mboxrd.gz").display().to_string()
+}
+
+#[test]
+fn qp_soft_break_inside_url_is_joined() {
+    // usrp-users-4 message 3, line 701 of the decompressed mbox:
+    // `http://lists.ettus.com/pipermail/.../2018-April/056=` + `223.html`.
+    let hits = json(&[&usrp()]);
+    let url = "http://lists.ettus.com/pipermail/usrp-users_lists.ettus.com/2018-April/056223.html";
+    let h = find(&hits, url);
+    assert_eq!(h["message"], 3);
+    assert_eq!(
+        h["message_id"],
+        "5F41CEE9-58DF-4868-89C2-5F88876803DF@k5so.com"
+    );
+    assert_eq!(h["part"], "1.1");
+    assert_eq!(h["source"], "text");
+    assert_eq!(h["decoded"], "quoted-printable");
+    assert_eq!(h["line"], 701);
+    assert_eq!(h["column"], 1);
+    // The same URL in angle brackets two lines below.
+    let angle: Vec<_> = hits
+        .iter()
+        .filter(|h| h["url"] == url && h["context"] == "angle")
+        .collect();
+    assert_eq!(angle.len(), 1);
+    assert_eq!(angle[0]["line"], 703);
+    assert_eq!(angle[0]["column"], 2);
+}
+
+#[test]
+fn qp_html_attribute_is_decoded() {
+    // Message 2, line 499: href=3D"http://lists.ettus.com/mailman/
+    // listinfo/usrp-users_lists.ettus.c=" + "om".
+    let hits = json(&[&usrp()]);
+    let url =
+        "http://lists.ettus.com/mailman/listinfo/usrp-users_lists.ettus.com";
+    let attr: Vec<_> = hits
+        .iter()
+        .filter(|h| {
+            h["url"] == url && h["source"] == "html-attr" && h["message"] == 2
+        })
+        .collect();
+    assert_eq!(attr.len(), 1, "{hits:#?}");
+    assert_eq!(attr[0]["decoded"], "quoted-printable");
+    assert_eq!(attr[0]["line"], 499);
+    assert_eq!(attr[0]["context"], "href");
+}
+
+#[test]
+fn no_raw_qp_artifacts() {
+    // Decoding leaves no `=3D` and no URL cut at a soft break.
+    for h in json(&[&usrp()]) {
+        let url = h["url"].as_str().unwrap();
+        assert!(!url.contains("=3D"), "{url}");
+        assert!(!url.ends_with('='), "{url}");
+    }
+}
+
+#[test]
+fn format_text_scans_raw_bytes() {
+    // The same mbox as plain text: the URL is cut at the soft break.
+    let hits = json(&["--format", "text", &usrp()]);
+    assert!(hits.iter().all(|h| h.get("message").is_none()));
+    assert!(hits.iter().any(|h| h["url"]
+        == "http://lists.ettus.com/pipermail/usrp-users_lists.ettus.com/2018-April/056="));
+}
+
+#[test]
+fn messages_are_numbered_in_archive_order() {
+    let hits = json(&[&usrp()]);
+    let numbers: Vec<u64> =
+        hits.iter().map(|h| h["message"].as_u64().unwrap()).collect();
+    assert!(numbers.windows(2).all(|w| w[0] <= w[1]));
+    assert_eq!(numbers.first(), Some(&1));
+    assert_eq!(numbers.last(), Some(&4));
+    let lines: Vec<u64> =
+        hits.iter().map(|h| h["line"].as_u64().unwrap()).collect();
+    assert!(lines.windows(2).all(|w| w[0] <= w[1]), "{lines:?}");
+}
+
+#[test]
+fn list_headers_are_found() {
+    let hits = json(&[&usrp()]);
+    let headers: Vec<_> =
+        hits.iter().filter(|h| h["source"] == "header").collect();
+    assert!(headers.iter().any(|h| {
+        h["header"] == "List-Unsubscribe"
+            && h["url"]
+                .as_str()
+                .unwrap()
+                .starts_with("mailto:usrp-users-request@lists.ettus.com")
+    }));
+    assert!(headers.iter().any(|h| h["header"] == "List-Archive"));
+    for h in headers {
+        assert_eq!(h["part"], "");
+        assert_eq!(h["decoded"], "none");
+    }
+}
+
+#[test]
+fn gzip_and_plain_give_the_same_hits() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("u.mbox");
+    let out = Command::new("gzip").arg("-dc").arg(usrp()).output().unwrap();
+    std::fs::write(&plain, out.stdout).unwrap();
+    let strip = |mut v: Vec<Value>| {
+        for h in &mut v {
+            h.as_object_mut().unwrap().remove("file");
+        }
+        v
+    };
+    assert_eq!(
+        strip(json(&[&usrp()])),
+        strip(json(&[plain.to_str().unwrap()]))
+    );
+    // -z decompresses standard input by its magic bytes.
+    let z = Command::new(BIN)
+        .args(["-z", "-c", "-"])
+        .stdin(std::fs::File::open(usrp()).unwrap())
+        .output()
+        .unwrap();
+    let n = json(&[&usrp()]).iter().filter(|h| h["valid"] == true).count();
+    assert_eq!(String::from_utf8(z.stdout).unwrap().trim(), n.to_string());
+}
+
+#[test]
+fn content_base_resolves_relative_links() {
+    // sa-spam_2-00756: Content-Base "http://www.rebackee.com/cursos2/"
+    // and <BASE HREF="http://www.rebackee.com/cursos2/"> in QP HTML.
+    let hits = json(&[&sample(
+        "mail/sa-spam_2-00756.b68f9bcfd782a01a2ece132eccdcbbe9.eml",
+    )
+    .display()
+    .to_string()]);
+    let attrs: Vec<_> =
+        hits.iter().filter(|h| h["source"] == "html-attr").collect();
+    assert!(!attrs.is_empty());
+    for h in &attrs {
+        let url = h["url"].as_str().unwrap();
+        if !url.contains(':') {
+            let resolved = h["resolved"].as_str().unwrap();
+            assert!(
+                resolved.starts_with("http://www.rebackee.com/cursos2/")
+                    || resolved.starts_with("http://www.rebackee.com/"),
+                "{url} -> {resolved}"
+            );
+            assert_eq!(h["valid"], true);
+        }
+    }
+}
+
+#[test]
+fn nested_message_parts() {
+    // spamassassin nice/mime9: multipart/mixed with message/rfc822
+    // parts, one holding a multipart/mixed with a multipart/alternative.
+    let hits = json(&[&sample("mail/spamassassin-nice-mime9.eml")
+        .display()
+        .to_string()]);
+    assert!(!hits.is_empty());
+    let parts: Vec<&str> =
+        hits.iter().map(|h| h["part"].as_str().unwrap()).collect();
+    assert!(parts.iter().any(|p| p.matches('.').count() >= 2), "{parts:?}");
+}
+
+#[test]
+fn base64_parts_point_at_their_first_body_line() {
+    let f = sample("mail/spamassassin-nice-cjk-big5-base64.1.eml");
+    let hits = json(&[&f.display().to_string(), "--invalid"]);
+    let text = std::fs::read(&f).unwrap();
+    for h in hits.iter().filter(|h| h["decoded"] == "base64") {
+        let start = h["start"].as_u64().unwrap() as usize;
+        // A base64 hit points at the start of a line of the file.
+        assert!(start == 0 || text[start - 1] == b'\n', "{h}");
+    }
+}
+
+#[test]
+fn news_article_is_detected() {
+    let f = sample("news/inn-test-article-1.txt");
+    let out = Command::new(BIN)
+        .args(["--json", "--invalid"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    // No URL in it, but it must parse without a warning.
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+#[test]
+fn message_id_prefix() {
+    let out = Command::new(BIN)
+        .args(["--message-id", "--no-filename"])
+        .arg(usrp())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().any(|l| l
+        == "5F41CEE9-58DF-4868-89C2-5F88876803DF@k5so.com http://lists.ettus.com/pipermail/usrp-users_lists.ettus.com/2018-April/056223.html"));
+}
+
+#[test]
+fn thread_count_does_not_change_mail_output() {
+    let run = |j: &str| {
+        Command::new(BIN)
+            .args(["-j", j, "--json", "-n"])
+            .arg(sample("mail"))
+            .output()
+            .unwrap()
+            .stdout
+    };
+    assert_eq!(run("1"), run("2"));
+}

@@ -1,0 +1,61 @@
+//! Property tests: no input makes the MIME module panic, and every map
+//! stays inside the input.
+
+use proptest::prelude::*;
+use urlx::mail::mime::{MimeOptions, parse_message};
+
+/// Bytes biased towards MIME syntax.
+fn mimeish() -> impl Strategy<Value = Vec<u8>> {
+    let atoms = prop::sample::select(vec![
+        &b"Content-Type: multipart/mixed; boundary=b\n"[..],
+        b"Content-Type: message/rfc822\n",
+        b"Content-Type: text/plain; charset=iso-2022-jp; format=flowed\n",
+        b"Content-Type: text/html; charset*0*=utf-8''a; charset*1=b\n",
+        b"Content-Transfer-Encoding: quoted-printable\n",
+        b"Content-Transfer-Encoding: base64\n",
+        b"Content-Location: ../x\n",
+        b"Content-Base: http://a/b\n",
+        b"Subject: =?utf-8?B?w6k=?= =?gb2312?Q?=D7=B0?=\n",
+        b"\n",
+        b"\r\n",
+        b"--b\n",
+        b"--b--\n",
+        b" folded\n",
+        b"> quoted \n",
+        b"=3D=\n",
+        b"aGVsbG8=",
+        b"http://x/\xe9\xff",
+    ]);
+    prop::collection::vec(
+        prop_oneof![
+            atoms.prop_map(|a| a.to_vec()),
+            prop::collection::vec(any::<u8>(), 0..8),
+        ],
+        0..40,
+    )
+    .prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn never_panics(raw in mimeish(), attachments in any::<bool>()) {
+        let opts = MimeOptions {
+            max_depth: 4,
+            max_parts: 50,
+            attachments,
+        };
+        let p = parse_message(&raw, &opts);
+        for piece in &p.pieces {
+            for k in 0..=piece.text.len() {
+                prop_assert!(piece.map.raw_offset(k) <= raw.len());
+            }
+        }
+    }
+
+    #[test]
+    fn random_bytes(raw in prop::collection::vec(any::<u8>(), 0..512)) {
+        let _ = parse_message(&raw, &MimeOptions::default());
+    }
+}

@@ -1,0 +1,381 @@
+//! The MIME module on real messages (tests/data/mime/README.md says where
+//! each comes from).
+
+use urlx::mail::mime::{
+    Decoded, MimeOptions, Parsed, Piece, Source, parse_message,
+};
+
+/// A sample's bytes, without a leading mbox `From ` line.
+fn sample(name: &str) -> Vec<u8> {
+    let path =
+        format!("{}/tests/data/mime/{name}", env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(&path).expect(&path);
+    if bytes.starts_with(b"From ") {
+        let nl = bytes.iter().position(|&c| c == b'\n').unwrap();
+        bytes[nl + 1..].to_vec()
+    } else {
+        bytes
+    }
+}
+
+fn parse(raw: &[u8]) -> Parsed {
+    parse_message(raw, &MimeOptions::default())
+}
+
+fn body_pieces(p: &Parsed) -> Vec<&Piece> {
+    p.pieces
+        .iter()
+        .filter(|x| !matches!(x.source, Source::Header(_)))
+        .collect()
+}
+
+fn header<'a>(p: &'a Parsed, name: &str) -> Option<&'a Piece> {
+    p.pieces.iter().find(|x| x.source == Source::Header(name.to_string()))
+}
+
+/// Where `needle` starts in `raw`, asserting it occurs.
+fn find(raw: &[u8], needle: &[u8]) -> usize {
+    raw.windows(needle.len()).position(|w| w == needle).unwrap_or_else(|| {
+        panic!("{:?} not in raw", String::from_utf8_lossy(needle))
+    })
+}
+
+#[test]
+fn qp_soft_break_inside_url_nested_parts() {
+    let raw = sample("usrp-users-183.eml");
+    let p = parse(&raw);
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    assert_eq!(
+        p.message_id.as_deref(),
+        Some("rEpI0oNgFN3mXYdbiiSi0kvisclmWY4OyuyDj1KM@lists.ettus.com")
+    );
+    let parts: Vec<(&str, &Source, &str)> = body_pieces(&p)
+        .iter()
+        .map(|x| (x.part.as_str(), &x.source, x.content_type.as_str()))
+        .collect();
+    assert_eq!(
+        parts,
+        [
+            ("1.1", &Source::Text, "text/plain"),
+            ("1.2", &Source::Html, "text/html"),
+            ("2", &Source::Text, "text/plain"),
+        ]
+    );
+    let url = "https://github.com/EttusResearch/fpga/blob/master/usrp3/lib/\
+               rfnoc/blocks/rfnoc_block_fft/rfnoc_block_fft.v";
+    for piece in &body_pieces(&p)[..2] {
+        assert_eq!(piece.decoded, Decoded::QuotedPrintable);
+        let at = piece.text.find(url).expect("whole URL in decoded text");
+        // The first byte maps to the raw `h`, the start of the line
+        // `...I was looking here: https://github.=` in the raw message.
+        let raw_at = piece.map.raw_offset(at);
+        assert_eq!(&raw[raw_at..raw_at + 15], b"https://github.");
+    }
+    // The plain part's raw `h` is the first occurrence of that text.
+    let plain = body_pieces(&p)[0];
+    let at = plain.text.find(url).unwrap();
+    assert_eq!(plain.map.raw_offset(at), find(&raw, b"https://github.="));
+    // A byte after the soft break maps after it: `com/` follows `=\n`.
+    let com = at + "https://github.".len();
+    let raw_com = plain.map.raw_offset(com);
+    assert_eq!(&raw[raw_com - 2..raw_com + 4], b"=\ncom/");
+    // `=E2=80=9C` decodes to a quote that maps to its `=`.
+    let q = plain.text.find('\u{201c}').unwrap();
+    assert_eq!(&raw[plain.map.raw_offset(q)..][..9], b"=E2=80=9C");
+    // Header fields whose value has a ':' are pieces; others are not.
+    let arch = header(&p, "Archived-At").expect("Archived-At piece");
+    assert!(arch.text.starts_with("<https://lists.ettus.com/"));
+    assert_eq!(&raw[arch.map.raw_offset(1)..][..6], b"https:");
+    assert_eq!(arch.part, "");
+    assert_eq!(
+        header(&p, "Subject").unwrap().text,
+        "[USRP-users] Re: RFNoC FFT size > 1024"
+    );
+    assert!(header(&p, "To").is_none());
+}
+
+#[test]
+fn qp_equals_3d_and_soft_break_in_html_href() {
+    let raw = sample("sa-spam1-00139.eml");
+    let p = parse(&raw);
+    let html = body_pieces(&p)[0];
+    assert_eq!(html.source, Source::Html);
+    assert_eq!(html.part, "");
+    let url = "http://psychicrevenue.com/cgi-bin/refer.cgi?pws01014&site=pw";
+    let at = html.text.find(url).expect("decoded URL");
+    let raw_at = html.map.raw_offset(at);
+    assert_eq!(&raw[raw_at..raw_at + 7], b"http://");
+    // `=` of the query comes from the raw `=3D`.
+    let eq = at + url.find("site=").unwrap() + 4;
+    assert_eq!(&raw[html.map.raw_offset(eq)..][..3], b"=3D");
+    assert!(!html.text.contains("=3D"));
+}
+
+#[test]
+fn content_base_and_location_iso_8859_1_header_word() {
+    let raw = sample("sa-spam2-00756.eml");
+    let p = parse(&raw);
+    let b = body_pieces(&p);
+    assert_eq!(b.len(), 2);
+    assert_eq!(b[0].part, "1");
+    assert_eq!(b[0].base, None);
+    assert_eq!(b[1].part, "2");
+    assert_eq!(b[1].base.as_deref(), Some("http://www.rebackee.com/cursos2/"));
+    // Content-Base and Content-Location are header pieces of part 2.
+    let cb = header(&p, "Content-Base").unwrap();
+    assert_eq!(cb.part, "2");
+    // RFC 2047 in From: `M=E9xico`; no ':' though, so check decoding
+    // through a Received field instead: all pieces are valid UTF-8 and
+    // the From field was not a piece.
+    assert!(header(&p, "From").is_none());
+}
+
+#[test]
+fn flowed_windows_1252_is_unwrapped() {
+    let raw = sample("sa-easyham-00914.eml");
+    let p = parse(&raw);
+    let t = body_pieces(&p)[0];
+    assert_eq!(t.content_type, "text/plain");
+    let joined = "Because I believe some of today\u{2019}s most profound \
+                  problems with networked applications are caused by \
+                  centralization.";
+    assert!(t.text.contains(joined), "{}", &t.text[..300]);
+    let at = t.text.find("centralization.\n").unwrap();
+    assert_eq!(t.map.raw_offset(at), find(&raw, b"centralization.\n"));
+    // The right single quote is one raw byte 0x92.
+    let q = t.text.find('\u{2019}').unwrap();
+    assert_eq!(raw[t.map.raw_offset(q)], 0x92);
+}
+
+#[test]
+fn iso_8859_1_8bit_offsets_after_umlauts() {
+    let raw = sample("sa-easyham-01199.eml");
+    let p = parse(&raw);
+    let t = body_pieces(&p)[0];
+    assert!(t.text.contains("dafür, daß es leere Dateisysteme zurückläßt"));
+    let url = "http://lists.freshrpms.net/mailman/listinfo/rpm-list";
+    let at = t.text.find(url).unwrap();
+    assert_eq!(t.map.raw_offset(at), find(&raw, url.as_bytes()));
+    let u = t.text.find('ü').unwrap();
+    assert_eq!(raw[t.map.raw_offset(u)], 0xfc);
+}
+
+#[test]
+fn base64_big5_html() {
+    let raw = sample("sa-big5-base64.eml");
+    let p = parse(&raw);
+    let h = body_pieces(&p)[0];
+    assert_eq!(h.source, Source::Html);
+    assert_eq!(h.decoded, Decoded::Base64);
+    assert!(h.text.contains(
+        "src=\"http://www.geocities.com/Nashville/Rodeo/9073/main.jpg\""
+    ));
+    assert!(h.text.contains("<title>"));
+    // Every offset maps to the first body line.
+    let first = find(&raw, b"PCEtLSBzYXZlZCBmcm9t");
+    assert_eq!(h.map.raw_offset(0), first);
+    assert_eq!(h.map.raw_offset(h.text.len() / 2), first);
+    // The 8-bit Big5 Subject is read as windows-1252, with a warning.
+    assert!(
+        p.warnings.iter().any(|w| w.contains("windows-1252")),
+        "{:?}",
+        p.warnings
+    );
+    let lu = header(&p, "List-Unsubscribe").unwrap();
+    assert_eq!(
+        lu.text,
+        "<http://www.softwareliberty.org/mailman/listinfo/slat-talk>,\t\
+         <mailto:slat-talk-request@softwareliberty.org?subject=unsubscribe>"
+    );
+    // Across the fold: `<mailto` maps to its raw position.
+    let m = lu.text.find("<mailto").unwrap();
+    assert_eq!(
+        lu.map.raw_offset(m),
+        find(
+            &raw,
+            b"<mailto:slat-talk-request@softwareliberty.org?subject=unsub"
+        )
+    );
+}
+
+#[test]
+fn iso_2022_jp_text_and_subject() {
+    let raw = sample("sa-spam1-00325-iso-2022-jp.eml");
+    let p = parse(&raw);
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    let t = body_pieces(&p)[0];
+    assert_eq!(t.content_type, "text/plain");
+    assert!(!t.text.contains('\u{1b}'), "escape sequences decoded");
+    assert!(t.text.contains("\u{6c0f}\u{540d}:Vip-mail"), "{}", t.text);
+    assert!(t.text.contains("\nhttp://www.vip-jp.net/?sid=2\n"));
+    // Not ASCII-compatible: all text maps to the body's first byte.
+    let first = find(&raw, b"<\x1b$B;v6H");
+    assert_eq!(t.map.raw_offset(0), first);
+    assert_eq!(t.map.raw_offset(t.text.len() - 1), first);
+    // The B-encoded ISO-2022-JP subject has no ':' so it is no piece.
+    assert!(header(&p, "Subject").is_none());
+}
+
+#[test]
+fn mislabeled_iso_2022_jp_warns() {
+    // The body is really EUC-JP bytes under an iso-2022-jp label.
+    let raw = sample("sa-iso-2022-jp.eml");
+    let p = parse(&raw);
+    let t = body_pieces(&p)[0];
+    assert!(t.text.contains("http://cvs.netlab.co.jp/cgi-bin/cvsweb/ruby/"));
+    assert!(
+        p.warnings.iter().any(|w| w.contains("not valid ISO-2022-JP")),
+        "{:?}",
+        p.warnings
+    );
+}
+
+#[test]
+fn gb2312_text_and_subject() {
+    let raw = sample("sa-gb2312.eml");
+    let p = parse(&raw);
+    let t = body_pieces(&p)[0];
+    assert!(t.text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)));
+    assert!(!t.text.contains('\u{fffd}'));
+    // `RE: =?GB2312?Q?...?=` decodes to RE: 装硬碟问题 (has a ':').
+    let s = header(&p, "Subject").unwrap();
+    assert_eq!(s.text, "RE: 装硬碟问题");
+    assert_eq!(s.decoded, Decoded::QuotedPrintable);
+    let at = s.text.find('装').unwrap();
+    assert_eq!(&raw[s.map.raw_offset(at)..][..9], b"=?GB2312?");
+}
+
+#[test]
+fn rfc2047_subject_latin1() {
+    let raw = sample("sa-mime-subject.eml");
+    let p = parse(&raw);
+    let s = header(&p, "Subject").unwrap();
+    assert_eq!(s.text, "[Demuseum] Re: Multimedia für Preussen");
+    assert_eq!(s.map.raw_offset(0), find(&raw, b"[Demuseum]"));
+}
+
+#[test]
+fn rfc2231_continuations_do_not_disturb() {
+    let raw = sample("cpython-msg_29.eml");
+    let p = parse(&raw);
+    let b = body_pieces(&p);
+    assert_eq!(b.len(), 1);
+    assert!(b[0].text.contains("Do you like this message?"));
+    assert_eq!(
+        p.message_id.as_deref(),
+        Some("15090.61304.110929.45684@aaa.zzz.org")
+    );
+}
+
+#[test]
+fn digest_children_default_to_rfc822() {
+    let raw = sample("cpython-msg_30.eml");
+    let p = parse(&raw);
+    let b = body_pieces(&p);
+    let parts: Vec<&str> = b.iter().map(|x| x.part.as_str()).collect();
+    assert_eq!(parts, ["1", "2"]);
+    assert!(b[0].text.contains("message 1"));
+    assert!(b[1].text.contains("message 2"));
+}
+
+#[test]
+fn boundary_never_found_reads_body_as_text() {
+    let raw = sample("cpython-msg_31.eml");
+    let p = parse(&raw);
+    let b = body_pieces(&p);
+    assert_eq!(b.len(), 1);
+    assert_eq!(b[0].part, "");
+    assert!(b[0].text.contains("message 2"));
+    assert!(p.warnings.iter().any(|w| w.contains("never found")));
+}
+
+#[test]
+fn multipart_without_boundary() {
+    let raw = sample("cpython-msg_41.eml");
+    let p = parse(&raw);
+    assert!(body_pieces(&p)[0].text.contains("Blah blah blah"));
+    assert!(p.warnings.iter().any(|w| w.contains("without boundary")));
+}
+
+#[test]
+fn message_rfc822_part() {
+    let raw = sample("cpython-msg_42.eml");
+    let p = parse(&raw);
+    // Part 1 text, part 2 an embedded message whose multipart is empty.
+    let b = body_pieces(&p);
+    assert_eq!(b[0].part, "1");
+    assert!(b[0].text.contains("Stuff"));
+    assert!(p.warnings.iter().all(|w| !w.contains("part 1")));
+}
+
+#[test]
+fn malformed_report_no_panic() {
+    let raw = sample("spamscope-malformed_2.eml");
+    let p = parse(&raw);
+    let b = body_pieces(&p);
+    assert_eq!(b[0].part, "1");
+    assert!(b[0].text.contains("User's mailbox quota exceeded"));
+    // message/rfc822-headers: the embedded header fields are pieces of
+    // part 3 (e.g. Received, with ':' in its times).
+    assert!(p.pieces.iter().any(
+        |x| x.part == "3" && x.source == Source::Header("Received".into())
+    ));
+}
+
+#[test]
+fn mutations_never_panic() {
+    let names = [
+        "usrp-users-183.eml",
+        "sa-spam1-00139.eml",
+        "sa-spam2-00756.eml",
+        "sa-easyham-00914.eml",
+        "sa-big5-base64.eml",
+        "sa-iso-2022-jp.eml",
+        "sa-gb2312.eml",
+        "cpython-msg_29.eml",
+        "cpython-msg_30.eml",
+        "cpython-msg_42.eml",
+        "spamscope-malformed_2.eml",
+    ];
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let specials = b"=?\r\n-:;\"<>\\* \t\x80\xff";
+    for name in names {
+        let orig = sample(name);
+        for round in 0..150 {
+            let mut m = orig.clone();
+            let edits = 1 + (next() % 8) as usize;
+            for _ in 0..edits {
+                if m.is_empty() {
+                    break;
+                }
+                let at = (next() % m.len() as u64) as usize;
+                match next() % 4 {
+                    0 => m[at] = next() as u8,
+                    1 => {
+                        m[at] =
+                            specials[(next() % specials.len() as u64) as usize]
+                    }
+                    2 => {
+                        m.remove(at);
+                    }
+                    _ => m.truncate(at),
+                }
+            }
+            let p = parse(&m);
+            for piece in &p.pieces {
+                for k in [0, piece.text.len() / 2, piece.text.len()] {
+                    assert!(
+                        piece.map.raw_offset(k) <= m.len(),
+                        "{name} round {round}"
+                    );
+                }
+            }
+        }
+    }
+}
