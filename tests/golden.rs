@@ -8,6 +8,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 use urlx::Extractor;
+use urlx::mail::Format;
 
 const SAMPLES: &[&str] = &[
     "text/rfc1738.txt",
@@ -32,10 +33,38 @@ const SAMPLES: &[&str] = &[
     "logs/lnav-logfile_crlf.0",
 ];
 
-fn render(data: &[u8]) -> String {
-    let ex = Extractor::builder().line_numbers(true).build().unwrap();
+/// Mail samples, read as mail (format detected): each hit also shows
+/// its message, MIME part, source, header and transfer decoding.
+const MAIL_SAMPLES: &[&str] = &[
+    "mail/usrp-users-4.mboxrd.gz",
+    "mail/kasan-dev-2.mboxrd",
+    "mail/sa-spam_2-00756.b68f9bcfd782a01a2ece132eccdcbbe9.eml",
+    "mail/sa-easy_ham_2-00869.0fbb783356f6875063681dc49cfcb1eb.eml",
+    "mail/spamassassin-nice-mime9.eml",
+    "mail/spamassassin-spam-utf16.eml",
+    "mail/spamassassin-nice-cjk-big5-base64.1.eml",
+    "mail/sa-easy_ham-00189.b66293957540969a231d2fd09886ee0f.eml",
+];
+
+fn render_with(data: &[u8], format: Format) -> String {
+    let ex = Extractor::builder()
+        .line_numbers(true)
+        .format(format)
+        .build()
+        .unwrap();
     let mut out = String::new();
     for h in ex.find(data) {
+        if let Some(p) = h.provenance() {
+            let _ = write!(
+                out,
+                "msg {} part {:?} {} {} {}\t",
+                p.message,
+                p.part,
+                p.source.as_str(),
+                p.header.as_deref().unwrap_or("-"),
+                p.decoded.as_str()
+            );
+        }
         let _ = write!(
             out,
             "{}:{}\t{}\t{}\t{}",
@@ -58,10 +87,22 @@ fn golden_samples() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let bless = std::env::var_os("URLX_BLESS").is_some();
     let mut failed = Vec::new();
-    for sample in SAMPLES {
-        let data = std::fs::read(root.join("corpora").join(sample)).unwrap();
-        let got = render(&data);
-        let name = sample.replace('/', "__") + ".txt";
+    let all = SAMPLES
+        .iter()
+        .map(|s| (s, Format::Text))
+        .chain(MAIL_SAMPLES.iter().map(|s| (s, Format::Auto)));
+    for (sample, format) in all {
+        let path = root.join("corpora").join(sample);
+        let file = std::fs::File::open(path).unwrap();
+        let mut data = Vec::new();
+        std::io::Read::read_to_end(
+            &mut urlx::decompress::sniffed(file).unwrap(),
+            &mut data,
+        )
+        .unwrap();
+        let got = render_with(&data, format);
+        let prefix = if format == Format::Auto { "as-mail__" } else { "" };
+        let name = format!("{prefix}{}.txt", sample.replace('/', "__"));
         let path = root.join("tests/data/golden").join(name);
         if bless {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
