@@ -247,3 +247,90 @@ fn thread_count_does_not_change_mail_output() {
     };
     assert_eq!(run("1"), run("2"));
 }
+
+/// Resolved forms of the HTML links of one message read as mail.
+fn resolved_links(msg: &str, base: Option<&str>) -> Vec<String> {
+    let ex = urlx::Extractor::builder()
+        .format(urlx::mail::Format::Eml)
+        .base(base)
+        .build()
+        .unwrap();
+    ex.find(msg.as_bytes())
+        .iter()
+        .filter(|h| {
+            h.provenance().is_some_and(|p| p.source == urlx::Source::HtmlAttr)
+        })
+        .map(|h| h.resolved().unwrap_or("-").to_string())
+        .collect()
+}
+
+const HTML_PART: &str =
+    "Content-Type: text/html\n\n<a href=\"x/y.html\">y</a>\n";
+
+#[test]
+fn base_layer_html_base_href_wins() {
+    let msg = format!(
+        "Subject: a\nContent-Base: http://cb.example/c/\n{}",
+        HTML_PART.replace("<a", "<base href=\"http://hb.example/h/\"><a")
+    );
+    assert_eq!(
+        resolved_links(&msg, Some("http://cli.example/")),
+        ["http://hb.example/h/", "http://hb.example/h/x/y.html"]
+    );
+}
+
+#[test]
+fn base_layer_content_base() {
+    let msg =
+        format!("Subject: a\nContent-Base: http://cb.example/c/\n{HTML_PART}");
+    assert_eq!(resolved_links(&msg, None), ["http://cb.example/c/x/y.html"]);
+}
+
+#[test]
+fn base_layer_content_location_relative_to_enclosing_base() {
+    let msg = "Subject: a\nContent-Base: http://cb.example/c/\n\
+        Content-Type: multipart/related; boundary=\"B\"\n\n--B\n\
+        Content-Type: text/html\nContent-Location: sub/page.html\n\n\
+        <a href=\"x/y.html\">y</a>\n--B--\n";
+    assert_eq!(
+        resolved_links(msg, None),
+        ["http://cb.example/c/sub/x/y.html"]
+    );
+}
+
+#[test]
+fn base_layer_inherited_from_the_enclosing_multipart() {
+    let msg = "Subject: a\nContent-Base: http://cb.example/c/\n\
+        Content-Type: multipart/alternative; boundary=\"B\"\n\n--B\n\
+        Content-Type: text/plain\n\nplain\n--B\n\
+        Content-Type: text/html\n\n<a href=\"x/y.html\">y</a>\n--B--\n";
+    assert_eq!(resolved_links(msg, None), ["http://cb.example/c/x/y.html"]);
+}
+
+#[test]
+fn base_layer_command_line_last() {
+    let msg = format!("Subject: a\n{HTML_PART}");
+    assert_eq!(
+        resolved_links(&msg, Some("http://cli.example/d/")),
+        ["http://cli.example/d/x/y.html"]
+    );
+    assert_eq!(resolved_links(&msg, None), ["-"]);
+}
+
+#[test]
+fn compressed_formats_read_the_same() {
+    // The same small mbox compressed four ways (tests/data/compressed,
+    // made with the gzip, bzip2, xz and zstd tools).
+    let dir =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/compressed");
+    let plain = json(&[dir.join("two.mbox").to_str().unwrap()]);
+    assert_eq!(plain.len(), 3);
+    for ext in ["gz", "bz2", "xz", "zst"] {
+        let f = dir.join(format!("two.mbox.{ext}"));
+        let mut got = json(&[f.to_str().unwrap()]);
+        for h in &mut got {
+            h["file"] = plain[0]["file"].clone();
+        }
+        assert_eq!(got, plain, "{ext}");
+    }
+}
