@@ -120,7 +120,7 @@ pub(crate) struct MailConfig {
 
 impl Default for MailConfig {
     fn default() -> Self {
-        MailConfig { max_message: 64 << 20, attachments: false }
+        MailConfig { max_message: 16 << 20, attachments: false }
     }
 }
 
