@@ -19,8 +19,12 @@
 
 use std::collections::HashSet;
 use std::fmt;
+use std::fs::File;
 use std::io::{self, Read};
 use std::ops::Range;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -199,7 +203,13 @@ pub struct Extractor {
 /// a time and in order; only the bytes read go to other threads.
 pub struct Input<'a> {
     name: String,
-    open: Box<dyn FnOnce() -> io::Result<Box<dyn Read + 'a>> + 'a>,
+    open: Open<'a>,
+}
+
+/// How an [`Input`] is opened.
+enum Open<'a> {
+    Reader(Box<dyn FnOnce() -> io::Result<Box<dyn Read + 'a>> + 'a>),
+    File(PathBuf),
 }
 
 impl<'a> Input<'a> {
@@ -211,10 +221,21 @@ impl<'a> Input<'a> {
     {
         Input {
             name: name.into(),
-            open: Box::new(move || {
+            open: Open::Reader(Box::new(move || {
                 open().map(|r| Box::new(r) as Box<dyn Read + 'a>)
-            }),
+            })),
         }
+    }
+
+    /// A file, opened when the extractor reaches it. A regular file in
+    /// plain text is read by the threads that scan it, each its own
+    /// part, with positional reads (on Unix); anything else is read in
+    /// order like any reader.
+    pub fn file(
+        name: impl Into<String>,
+        path: impl Into<PathBuf>,
+    ) -> Input<'a> {
+        Input { name: name.into(), open: Open::File(path.into()) }
     }
 
     /// The input's name, as given.
@@ -308,6 +329,23 @@ enum Item {
     Message { input: usize, msg: Message, first: bool },
     /// The end of mail input `input`.
     End { input: usize },
+    /// A range of a regular file, read by the thread that scans it.
+    Lazy { input: usize, part: FilePart },
+}
+
+/// A range of a regular file to read and scan in one job.
+struct FilePart {
+    file: Arc<File>,
+    /// The file's length when it was opened.
+    len: u64,
+    /// The bytes whose triggers this part owns.
+    own: Range<u64>,
+    first: bool,
+    /// Where a NUL byte stopped the file (`u64::MAX`: none yet), shared
+    /// by the parts of one file so the ones after it are not scanned.
+    stop: Arc<AtomicU64>,
+    /// A buffer to read into (reused: no page faults, no zeroing).
+    buf: std::sync::Mutex<Vec<u8>>,
 }
 
 /// A batch with the speculative results of each of its chunks.
@@ -315,8 +353,17 @@ struct ScannedBatch {
     batch: Vec<Item>,
     /// Item index, and the chunk for a text segment (`None`: a message).
     jobs: Vec<(usize, Option<Range<usize>>)>,
-    /// Per job: what it found, and for a message the problems met.
-    results: Vec<(Vec<Scanned>, Vec<String>)>,
+    results: Vec<JobOut>,
+}
+
+/// What one parallel job produced.
+#[derive(Default)]
+struct JobOut {
+    scanned: Vec<Scanned>,
+    /// For a message: the problems met decoding it.
+    warnings: Vec<String>,
+    /// For a file part: the segment read, and where a NUL byte cut it.
+    seg: Option<io::Result<(Segment, Option<usize>)>>,
 }
 
 /// What the merge carries from batch to batch.
@@ -326,6 +373,31 @@ struct MergeState {
     summary: Summary,
     /// The input whose segments are being merged, until it ends.
     active: Option<usize>,
+    /// The last input that ended (parts of it read after its end, past
+    /// a NUL byte or a shrunk file's end, are dropped).
+    ended: Option<usize>,
+}
+
+impl MergeState {
+    /// The first segment or message of an input.
+    fn start(&mut self, input: usize) {
+        self.carry = Carry::default();
+        self.active = Some(input);
+    }
+
+    /// Give a hit to the sink; `Ok(false)` when the sink asked to stop.
+    fn give(
+        &mut self,
+        info: &InputInfo,
+        hit: &Hit,
+        sink: &mut dyn Sink,
+    ) -> io::Result<bool> {
+        self.carry.hits += 1;
+        self.summary.hits += 1;
+        let go = sink.hit(info, hit)?;
+        self.summary.stopped |= !go;
+        Ok(go)
+    }
 }
 
 /// Per-input state carried through the merge.
@@ -430,6 +502,7 @@ impl Extractor {
             lookahead: cfg.max_url_len + LOOKAHEAD_SLACK,
             binary: cfg.binary,
             format: cfg.format,
+            chunk: cfg.chunk_size,
             max_message: cfg.mail.max_message,
             pool: Vec::new(),
         };
@@ -478,7 +551,8 @@ impl Extractor {
         })
     }
 
-    /// Scan every chunk of a batch, and every message, in parallel.
+    /// Scan every chunk of a batch, every message and every file part,
+    /// in parallel.
     fn scan_batch(&self, batch: Vec<Item>) -> ScannedBatch {
         let jobs: Vec<(usize, Option<Range<usize>>)> = batch
             .iter()
@@ -490,16 +564,17 @@ impl Extractor {
                         .map(|r| (i, Some(r)))
                         .collect::<Vec<_>>()
                 }
-                Item::Message { .. } => vec![(i, None)],
+                Item::Message { .. } | Item::Lazy { .. } => vec![(i, None)],
                 Item::Error { .. } | Item::End { .. } => Vec::new(),
             })
             .collect();
-        let results: Vec<(Vec<Scanned>, Vec<String>)> = jobs
+        let results: Vec<JobOut> = jobs
             .par_iter()
             .map(|(i, range)| match (&batch[*i], range) {
-                (Item::Data { seg, .. }, Some(r)) => {
-                    (self.scan_chunk(seg, r.clone()), Vec::new())
-                }
+                (Item::Data { seg, .. }, Some(r)) => JobOut {
+                    scanned: self.scan_chunk(seg, r.clone()),
+                    ..JobOut::default()
+                },
                 (Item::Message { msg, .. }, _) => {
                     let (hits, warnings) =
                         mail::message_hits(self, &self.config.mail, msg);
@@ -512,12 +587,63 @@ impl Extractor {
                             hit: Some(hit),
                         })
                         .collect();
-                    (scanned, warnings)
+                    JobOut { scanned, warnings, seg: None }
                 }
-                _ => (Vec::new(), Vec::new()),
+                (Item::Lazy { part, .. }, _) => self.read_and_scan(part),
+                _ => JobOut::default(),
             })
             .collect();
         ScannedBatch { batch, jobs, results }
+    }
+
+    /// Read a part of a regular file and scan it, while it is in cache.
+    fn read_and_scan(&self, part: &FilePart) -> JobOut {
+        let lookahead = (self.config.max_url_len + LOOKAHEAD_SLACK) as u64;
+        let from = part.own.start.saturating_sub(LOOKBACK as u64);
+        let to = (part.own.end + lookahead).min(part.len);
+        if part.own.start >= part.stop.load(Ordering::Relaxed) {
+            // An earlier part ended the file at a NUL byte.
+            let seg =
+                Segment { buf: Vec::new(), base: from, own: 0..0, eof: true };
+            return JobOut { seg: Some(Ok((seg, None))), ..JobOut::default() };
+        }
+        let want = (to - from) as usize;
+        let mut buf = part
+            .buf
+            .lock()
+            .map(|mut b| std::mem::take(&mut *b))
+            .unwrap_or_default();
+        if buf.len() < want {
+            buf.resize(want, 0);
+        }
+        let got = match read_at(&part.file, &mut buf[..want], from) {
+            Ok(n) => n,
+            Err(e) => {
+                return JobOut { seg: Some(Err(e)), ..JobOut::default() };
+            }
+        };
+        buf.truncate(got);
+        // A file that shrank ends where its bytes end.
+        let own_start = ((part.own.start - from) as usize).min(got);
+        let own_end = ((part.own.end - from) as usize).min(got);
+        let eof =
+            part.own.end >= part.len || got < (part.own.end - from) as usize;
+        let mut seg =
+            Segment { buf, base: from, own: own_start..own_end, eof };
+        let binary_at = if self.config.binary {
+            None
+        } else {
+            cut_at_nul(&mut seg, part.first)
+        };
+        if binary_at.is_some() {
+            part.stop.fetch_min(part.own.start, Ordering::Relaxed);
+        }
+        let scanned = self.scan_chunk(&seg, seg.own.clone());
+        JobOut {
+            scanned,
+            warnings: Vec::new(),
+            seg: Some(Ok((seg, binary_at))),
+        }
     }
 
     /// Merge a scanned batch in order and hand its hits to the sink;
@@ -529,101 +655,158 @@ impl Extractor {
         st: &mut MergeState,
         sink: &mut dyn Sink,
     ) -> io::Result<bool> {
-        let line_numbers = self.config.line_numbers;
         let mut results = scanned.results.into_iter();
         let mut jobs = scanned.jobs.into_iter().peekable();
         for (i, item) in scanned.batch.into_iter().enumerate() {
-            match item {
-                Item::Error { input, error } => {
-                    st.summary.errors += 1;
-                    let info = InputInfo {
-                        index: input,
-                        name: feeder.names[input].clone(),
-                    };
-                    if st.active == Some(input) {
-                        sink.end(&info, st.carry.hits)?;
-                        st.active = None;
-                    }
-                    sink.error(&info, &error)?;
+            // The results of this item's jobs.
+            let mut outs = Vec::new();
+            while jobs.peek().is_some_and(|(j, _)| *j == i) {
+                let (_, range) = jobs.next().unwrap_or_default();
+                outs.push((range, results.next().unwrap_or_default()));
+            }
+            let input = match item {
+                Item::Error { input, .. }
+                | Item::Data { input, .. }
+                | Item::Message { input, .. }
+                | Item::End { input }
+                | Item::Lazy { input, .. } => input,
+            };
+            let info =
+                InputInfo { index: input, name: feeder.names[input].clone() };
+            let go = match item {
+                Item::Error { error, .. } => {
+                    self.merge_error(&info, &error, st, sink)?;
+                    true
                 }
-                Item::Data { input, seg, first, binary_at } => {
-                    let info = InputInfo {
-                        index: input,
-                        name: feeder.names[input].clone(),
-                    };
-                    if first {
-                        st.carry = Carry::default();
-                        st.active = Some(input);
-                    }
-                    while jobs.peek().is_some_and(|(j, _)| *j == i) {
-                        let (_, range) = jobs.next().unwrap_or_default();
-                        let range = range.unwrap_or_default();
-                        let (spec, _) = results.next().unwrap_or_default();
-                        let keep =
-                            self.merge(&seg, range, spec, &mut st.carry);
-                        for (start, mut hit) in keep {
-                            if line_numbers {
-                                position(&seg, start, &mut st.carry, &mut hit);
-                            }
-                            st.carry.hits += 1;
-                            st.summary.hits += 1;
-                            if !sink.hit(&info, &hit)? {
-                                st.summary.stopped = true;
-                                return Ok(false);
-                            }
-                        }
-                    }
-                    if line_numbers && !seg.eof {
-                        end_segment(&seg, &mut st.carry);
-                    }
-                    if let Some(at) = binary_at {
-                        let skipped = seg.own.is_empty() && first;
-                        sink.binary(&info, seg.base + at as u64, skipped)?;
-                    }
-                    if seg.eof {
-                        sink.end(&info, st.carry.hits)?;
-                        st.active = None;
-                    }
+                Item::Data { seg, first, binary_at, .. } => {
+                    let parts = outs
+                        .into_iter()
+                        .map(|(r, o)| (r.unwrap_or_default(), o.scanned))
+                        .collect();
+                    let go = self.merge_segment(
+                        &info, &seg, first, binary_at, parts, st, sink,
+                    )?;
                     feeder.recycle(seg.buf);
+                    go
                 }
-                Item::Message { input, msg, first } => {
-                    let info = InputInfo {
-                        index: input,
-                        name: feeder.names[input].clone(),
-                    };
-                    if first {
-                        st.carry = Carry::default();
-                        st.active = Some(input);
+                Item::Lazy { part, .. } => {
+                    let Some((_, out)) = outs.pop() else { continue };
+                    if st.ended == Some(input) {
+                        // After a NUL byte or the end of a shrunk file.
+                        if let Some(Ok((seg, _))) = out.seg {
+                            feeder.recycle(seg.buf);
+                        }
+                        continue;
                     }
-                    while jobs.peek().is_some_and(|(j, _)| *j == i) {
-                        jobs.next();
-                        let (scanned, warnings) =
-                            results.next().unwrap_or_default();
-                        if !warnings.is_empty() && !msg.continuation {
-                            let text = warnings.join("; ");
+                    match out.seg {
+                        Some(Ok((seg, binary_at))) => {
+                            let parts = vec![(seg.own.clone(), out.scanned)];
+                            let go = self.merge_segment(
+                                &info, &seg, part.first, binary_at, parts, st,
+                                sink,
+                            )?;
+                            feeder.recycle(seg.buf);
+                            go
+                        }
+                        Some(Err(error)) => {
+                            self.merge_error(&info, &error, st, sink)?;
+                            st.ended = Some(input);
+                            true
+                        }
+                        None => true,
+                    }
+                }
+                Item::Message { msg, first, .. } => {
+                    if first {
+                        st.start(input);
+                    }
+                    let mut go = true;
+                    for (_, out) in outs {
+                        if !out.warnings.is_empty() && !msg.continuation {
+                            let text = out.warnings.join("; ");
                             sink.warning(&info, msg.number, &text)?;
                         }
-                        for hit in scanned.into_iter().filter_map(|s| s.hit) {
-                            st.carry.hits += 1;
-                            st.summary.hits += 1;
-                            if !sink.hit(&info, &hit)? {
-                                st.summary.stopped = true;
-                                return Ok(false);
+                        for hit in
+                            out.scanned.into_iter().filter_map(|s| s.hit)
+                        {
+                            if !st.give(&info, &hit, sink)? {
+                                go = false;
+                                break;
                             }
                         }
                     }
+                    go
                 }
-                Item::End { input } => {
-                    let info = InputInfo {
-                        index: input,
-                        name: feeder.names[input].clone(),
-                    };
+                Item::End { .. } => {
                     if st.active == Some(input) {
                         sink.end(&info, st.carry.hits)?;
                         st.active = None;
                     }
+                    true
+                }
+            };
+            if !go {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// An input failed: end it if it had begun, and report the error.
+    fn merge_error(
+        &self,
+        info: &InputInfo,
+        error: &io::Error,
+        st: &mut MergeState,
+        sink: &mut dyn Sink,
+    ) -> io::Result<()> {
+        st.summary.errors += 1;
+        if st.active == Some(info.index) {
+            sink.end(info, st.carry.hits)?;
+            st.active = None;
+        }
+        sink.error(info, error)
+    }
+
+    /// Merge the speculative results of a text segment's chunks, in
+    /// order; `Ok(false)` when the sink asked to stop.
+    #[allow(clippy::too_many_arguments)]
+    fn merge_segment(
+        &self,
+        info: &InputInfo,
+        seg: &Segment,
+        first: bool,
+        binary_at: Option<usize>,
+        parts: Vec<(Range<usize>, Vec<Scanned>)>,
+        st: &mut MergeState,
+        sink: &mut dyn Sink,
+    ) -> io::Result<bool> {
+        let line_numbers = self.config.line_numbers;
+        if first {
+            st.start(info.index);
+        }
+        for (range, spec) in parts {
+            let keep = self.merge(seg, range, spec, &mut st.carry);
+            for (start, mut hit) in keep {
+                if line_numbers {
+                    position(seg, start, &mut st.carry, &mut hit);
+                }
+                if !st.give(info, &hit, sink)? {
+                    return Ok(false);
                 }
             }
+        }
+        if line_numbers && !seg.eof {
+            end_segment(seg, &mut st.carry);
+        }
+        if let Some(at) = binary_at {
+            let skipped = seg.own.is_empty() && first;
+            sink.binary(info, seg.base + at as u64, skipped)?;
+        }
+        if seg.eof {
+            sink.end(info, st.carry.hits)?;
+            st.active = None;
+            st.ended = Some(info.index);
         }
         Ok(true)
     }
@@ -819,6 +1002,17 @@ struct Current<'a> {
 enum Reader<'a> {
     Text(Roll<Box<dyn Read + 'a>>),
     Mail(Messages<Box<dyn Read + 'a>>),
+    /// A regular file in plain text, cut into parts read by the threads
+    /// that scan them.
+    Parts(Parts),
+}
+
+/// A regular file being cut into [`FilePart`]s.
+struct Parts {
+    file: Arc<File>,
+    len: u64,
+    next: u64,
+    stop: Arc<AtomicU64>,
 }
 
 /// Opens inputs in order and cuts them into batches of segments.
@@ -829,12 +1023,42 @@ struct Feeder<'a> {
     lookahead: usize,
     binary: bool,
     format: Format,
+    /// Bytes of one file part.
+    chunk: usize,
     max_message: usize,
     /// Buffers of finished segments, for reuse.
     pool: Vec<Vec<u8>>,
 }
 
 impl<'a> Feeder<'a> {
+    /// Open a file: a regular file in plain text is read in parts by the
+    /// scanning threads (on Unix); anything else like any reader.
+    fn file_reader(&self, path: &std::path::Path) -> io::Result<Reader<'a>> {
+        let file = File::open(path)?;
+        #[cfg(unix)]
+        {
+            let meta = file.metadata()?;
+            if meta.is_file() {
+                let mut head = vec![0; 8 << 10];
+                let n = read_at(&file, &mut head, 0)?;
+                head.truncate(n);
+                let format = match self.format {
+                    Format::Auto => mail::detect(&head),
+                    f => f,
+                };
+                if format == Format::Text {
+                    return Ok(Reader::Parts(Parts {
+                        file: Arc::new(file),
+                        len: meta.len(),
+                        next: 0,
+                        stop: Arc::new(AtomicU64::new(u64::MAX)),
+                    }));
+                }
+            }
+        }
+        self.reader(Box::new(file))
+    }
+
     /// Decide how to read an input: its format as configured, or as its
     /// first bytes say.
     fn reader(&self, r: Box<dyn Read + 'a>) -> io::Result<Reader<'a>> {
@@ -855,9 +1079,11 @@ impl<'a> Feeder<'a> {
         })
     }
 
-    /// Keep a large buffer for reuse (a few at most).
+    /// Keep a large buffer for reuse: as many as three batches of file
+    /// parts need (the ones in flight), at most.
     fn recycle(&mut self, buf: Vec<u8>) {
-        if buf.capacity() >= 1 << 20 && self.pool.len() < 4 {
+        let keep = 3 * (DEFAULT_BATCH / DEFAULT_CHUNK + 1);
+        if buf.capacity() >= 64 << 10 && self.pool.len() < keep {
             self.pool.push(buf);
         }
     }
@@ -871,7 +1097,11 @@ impl<'a> Feeder<'a> {
             if self.current.is_none() {
                 let Some((index, input)) = self.inputs.next() else { break };
                 self.names.push(input.name);
-                match (input.open)().and_then(|r| self.reader(r)) {
+                let reader = match input.open {
+                    Open::Reader(open) => open().and_then(|r| self.reader(r)),
+                    Open::File(path) => self.file_reader(&path),
+                };
+                match reader {
                     Ok(reader) => {
                         self.current =
                             Some(Current { index, reader, first: true });
@@ -886,6 +1116,35 @@ impl<'a> Feeder<'a> {
             let input = cur.index;
             let roll = match cur.reader {
                 Reader::Text(ref mut roll) => roll,
+                Reader::Parts(ref mut parts) => {
+                    let start = parts.next;
+                    // A first part always holds the binary probe.
+                    let size = if start == 0 {
+                        self.chunk.max(BINARY_PROBE)
+                    } else {
+                        self.chunk
+                    };
+                    let end = (start + size as u64).min(parts.len);
+                    bytes += (end - start) as usize + 1;
+                    batch.push(Item::Lazy {
+                        input,
+                        part: FilePart {
+                            file: parts.file.clone(),
+                            len: parts.len,
+                            own: start..end,
+                            first: start == 0,
+                            stop: parts.stop.clone(),
+                            buf: std::sync::Mutex::new(
+                                self.pool.pop().unwrap_or_default(),
+                            ),
+                        },
+                    });
+                    parts.next = end;
+                    if end >= parts.len {
+                        self.current = None;
+                    }
+                    continue;
+                }
                 Reader::Mail(ref mut messages) => {
                     match messages.next_message() {
                         Ok(Some(msg)) => {
@@ -937,6 +1196,28 @@ impl<'a> Feeder<'a> {
         }
         batch
     }
+}
+
+/// Fill `buf` from `file` at `offset` (fewer bytes only at its end).
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    use std::os::unix::fs::FileExt;
+    let mut got = 0;
+    while got < buf.len() {
+        match file.read_at(&mut buf[got..], offset + got as u64) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(got)
+}
+
+/// Without positional reads, file parts are never made.
+#[cfg(not(unix))]
+fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<usize> {
+    Err(io::Error::other("positional reads need Unix"))
 }
 
 /// Read up to `n` bytes from the start of `r` (fewer only at its end).

@@ -108,3 +108,67 @@ fn same_for_every_thread_count() {
     assert!(a.len() > 100);
     assert_eq!(a, b);
 }
+
+/// All hits of `path` read as a file (in parts, by the scanning
+/// threads) with the given part size.
+fn run_file(path: &std::path::Path, chunk: usize) -> Vec<Hit> {
+    struct Collect(Vec<Hit>);
+    impl urlx::Sink for Collect {
+        fn hit(
+            &mut self,
+            _: &urlx::InputInfo,
+            hit: &Hit,
+        ) -> std::io::Result<bool> {
+            self.0.push(hit.clone());
+            Ok(true)
+        }
+        fn error(
+            &mut self,
+            _: &urlx::InputInfo,
+            e: &std::io::Error,
+        ) -> std::io::Result<()> {
+            panic!("{e}")
+        }
+    }
+    let ex = Extractor::builder()
+        .line_numbers(true)
+        .chunk_size(chunk)
+        .batch_size(4 * chunk)
+        .max_url_len(64)
+        .build()
+        .unwrap();
+    let mut sink = Collect(Vec::new());
+    ex.search(std::iter::once(urlx::Input::file("f", path)), &mut sink)
+        .unwrap();
+    sink.0
+}
+
+#[test]
+fn file_parts_same_as_reading_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut all = Vec::new();
+    for f in corpus_files() {
+        if f.extension().is_some_and(|e| e == "gz") {
+            continue;
+        }
+        all.extend(std::fs::read(&f).unwrap());
+    }
+    let path = dir.path().join("all.txt");
+    std::fs::write(&path, &all).unwrap();
+    let whole = run(&all, 1 << 20, 1 << 20);
+    assert!(whole.len() > 500);
+    for chunk in [7, 100, 4096, 1 << 20] {
+        assert_eq!(run_file(&path, chunk), whole, "part size {chunk}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    #[test]
+    fn file_parts_same_for_every_part_size(text in text_strategy(), chunk in 1usize..40) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.txt");
+        std::fs::write(&path, text.as_bytes()).unwrap();
+        prop_assert_eq!(run_file(&path, chunk), run(text.as_bytes(), 1 << 20, 1 << 20));
+    }
+}

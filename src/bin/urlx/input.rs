@@ -90,6 +90,12 @@ impl Iterator for Inputs {
                 _ => {
                     // Open errors (missing, permission) surface here.
                     self.explicit.push(explicit);
+                    let kind = Compression::from_path(&path);
+                    if !self.sniff && kind == Compression::None {
+                        // Read by the scanning threads themselves.
+                        let input = Input::file(name_of(&path), path.clone());
+                        return Some((input, explicit));
+                    }
                     let p = path.clone();
                     let sniff = self.sniff;
                     let input = Input::new(name_of(&path), move || {
