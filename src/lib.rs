@@ -92,6 +92,25 @@ pub use crate::pipeline::{
 };
 pub use crate::validate::Uri;
 
+/// Single stages, for the benchmarks in `benches/` only: not a stable
+/// API.
+#[doc(hidden)]
+pub mod stages {
+    /// Stage 1 alone: the triggers in `hay` that pass the early reject.
+    pub fn count_triggers(hay: &[u8]) -> usize {
+        memchr::memchr_iter(b':', hay)
+            .filter(|&c| crate::scan::plausible(hay, c))
+            .count()
+    }
+
+    /// Stages 1 and 2: the candidates delimited in `hay` (no validation).
+    pub fn count_candidates(hay: &[u8], max_len: usize) -> usize {
+        let mut out = Vec::new();
+        crate::scan::scan(hay, 0, hay.len(), max_len, &mut out);
+        out.iter().filter(|c| !c.too_long).count()
+    }
+}
+
 // The README's Rust examples run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -43,12 +43,20 @@ pub(crate) fn evaluate(
     colon: usize,
     max_len: usize,
 ) -> Option<Candidate> {
-    let prev = *hay.get(colon.checked_sub(1)?)?;
-    let slash = hay.get(colon + 1) == Some(&b'/');
-    // Every scheme ends with a letter or digit; a scheme without `//`
-    // (the opaque ones and the `URL:` prefix) ends with a letter.
-    if !(prev.is_ascii_alphabetic() || (slash && prev.is_ascii_digit())) {
+    if !plausible(hay, colon) {
         return None;
     }
     delimit(hay, colon, max_len)
+}
+
+/// The two-byte early reject: whether the `:` at `colon` can end a
+/// scheme. Every scheme ends with a letter or digit; a scheme without
+/// `//` (the opaque ones and the `URL:` prefix) ends with a letter.
+#[inline]
+pub(crate) fn plausible(hay: &[u8], colon: usize) -> bool {
+    let Some(&prev) = colon.checked_sub(1).and_then(|p| hay.get(p)) else {
+        return false;
+    };
+    let slash = hay.get(colon + 1) == Some(&b'/');
+    prev.is_ascii_alphabetic() || (slash && prev.is_ascii_digit())
 }
