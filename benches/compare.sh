@@ -4,11 +4,25 @@
 # linkify on the synthetic inputs of gen_inputs.py; prints one markdown
 # table per input (median time, MB/s, peak RSS, URLs found, time / urlx).
 #
+# Then the slow peers, when they can be installed: xurls (Go, Debian's
+# golang-mvdan-xurls-dev built with Debian's Go, or Debian's xurls command
+# where the release has one), URLExtract (PyPI urlextract) and linkify-it
+# (npm), on the first BENCH_PEER_MB MiB of each input (cut at a line end),
+# next to urlx, rg and linkify on the same slice: one more table per input.
+# They go into $BENCH_DIR/peers (apt-get download + dpkg -x, pip --target,
+# npm --prefix), nothing global; a tool that cannot be installed is
+# skipped with a note in the output.
+#
 # Environment:
 #   BENCH_DIR      where inputs and results go (default /tmp/urlx-bench)
 #   BENCH_SIZE_MB  size of each input in MiB (default 256)
 #   BENCH_RUNS     hyperfine runs per command (default 5, plus 1 warmup)
 #   BENCH_INPUTS   inputs to run (default "sparse prose dense")
+#   BENCH_PEERS    slow peers to run (default "xurls urlextract linkify-it";
+#                  empty: none)
+#   BENCH_PEER_MB  size of the slice the peers run on, MiB (default 4)
+#   BENCH_PEER_RUNS hyperfine runs per peer command (default 3; the extra
+#                  run that counts URLs and RSS comes first and warms up)
 #
 # Needs cargo, python3, hyperfine, ripgrep and GNU time; installs the last
 # three with apt-get when missing. The inputs are generated once per size
@@ -20,6 +34,9 @@ BENCH_DIR=${BENCH_DIR:-/tmp/urlx-bench}
 BENCH_SIZE_MB=${BENCH_SIZE_MB:-256}
 BENCH_RUNS=${BENCH_RUNS:-5}
 BENCH_INPUTS=${BENCH_INPUTS:-sparse prose dense}
+BENCH_PEERS=${BENCH_PEERS-xurls urlextract linkify-it}
+BENCH_PEER_MB=${BENCH_PEER_MB:-4}
+BENCH_PEER_RUNS=${BENCH_PEER_RUNS:-3}
 # The URL regex given to `rg -o`: scheme "://" then no space, < > or ".
 # It finds no mailto:/news: URLs, keeps trailing punctuation and does
 # not join URLs wrapped across lines.
@@ -51,6 +68,130 @@ LINKIFY=$LINKIFY_DIR/linkify-urls
 MEMCHR=$LINKIFY_DIR/memchr-count
 for b in "$URLX" "$LINKIFY" "$MEMCHR"; do
     [ -x "$b" ] || { log "missing binary $b"; exit 1; }
+done
+
+# --- slow peers (installed into $BENCH_DIR/peers) ------------------------
+PEERS=$BENCH_DIR/peers
+PEER_NOTES=()    # printed under the peer tables
+PEER_CMDS=()     # name|command-with-FILE-placeholder
+PEER_VERSIONS=()
+peer_note() { PEER_NOTES+=("$*"); log "$*"; }
+
+# Extract Debian packages into $PEERS/deb/root without installing them.
+deb_extract() {
+    local dir=$PEERS/deb p deb
+    mkdir -p "$dir/root"
+    for p in "$@"; do
+        [ -f "$dir/root/.$p.done" ] && continue
+        deb=$(ls "$dir"/"${p}"_*.deb 2>/dev/null | head -1)
+        if [ -z "$deb" ]; then
+            (cd "$dir" && apt-get download "$p" >/dev/null 2>&1) || return 1
+            deb=$(ls "$dir"/"${p}"_*.deb | head -1)
+        fi
+        dpkg-deb -x "$deb" "$dir/root" && touch "$dir/root/.$p.done" ||
+            return 1
+    done
+}
+APT_UPDATED=
+apt_has() {
+    apt-cache show "$1" >/dev/null 2>&1 && return 0
+    # Package lists may be missing or old on a fresh machine: update once.
+    [ -n "$APT_UPDATED" ] && return 1
+    APT_UPDATED=1
+    apt-get update >/dev/null 2>&1 || true
+    apt-cache show "$1" >/dev/null 2>&1
+}
+
+setup_xurls() {
+    local root=$PEERS/deb/root
+    # A Debian release that packages the xurls command (trixie and later).
+    if apt_has xurls && deb_extract xurls && [ -x "$root/usr/bin/xurls" ]; then
+        PEER_CMDS+=("xurls|$root/usr/bin/xurls FILE")
+        PEER_VERSIONS+=("xurls $(dpkg-deb -f "$PEERS"/deb/xurls_*.deb Version) (Debian)")
+        return
+    fi
+    # Bookworm has only the library: build benches/peers/xurls_find.go
+    # against it with Debian's Go, offline (GOPROXY=off).
+    local gopkg
+    apt_has golang-go || true
+    gopkg=$(apt-cache depends golang-go 2>/dev/null |
+        sed -n 's/^ *Depends: \(golang-1\.[0-9]*-go\)$/\1/p' | head -1)
+    if [ -z "$gopkg" ] || ! apt_has golang-mvdan-xurls-dev; then
+        peer_note "xurls skipped: Debian has neither the xurls command nor" \
+            "golang-mvdan-xurls-dev and golang-go"
+        return
+    fi
+    local gover=${gopkg%-go}; gover=${gover#golang-}
+    if ! deb_extract golang-mvdan-xurls-dev "$gopkg" "golang-$gover-src"; then
+        peer_note "xurls skipped: apt-get download of golang-mvdan-xurls-dev" \
+            "or $gopkg failed"
+        return
+    fi
+    local src=$root/usr/share/gocode/src/mvdan.cc/xurls
+    local build=$PEERS/xurls-build bin=$PEERS/bin/xurls_find
+    local libver
+    libver=$(dpkg-deb -f "$PEERS"/deb/golang-mvdan-xurls-dev_*.deb Version)
+    mkdir -p "$build" "$PEERS/bin"
+    cp "$ROOT/benches/peers/xurls_find.go" "$build/"
+    cat >"$build/go.mod" <<GOMOD
+module xurlsfind
+
+go $gover
+
+require mvdan.cc/xurls/v2 v${libver%-*}
+
+replace mvdan.cc/xurls/v2 => $src
+GOMOD
+    if (cd "$build" && GOROOT=$root/usr/lib/go-$gover GOPATH=$PEERS/gopath \
+        GOCACHE=$PEERS/gocache GOPROXY=off GOFLAGS=-mod=mod \
+        GOTOOLCHAIN=local GOTELEMETRY=off \
+        "$root/usr/lib/go-$gover/bin/go" build -o "$bin" .) >&2; then
+        PEER_CMDS+=("xurls|$bin FILE")
+        PEER_VERSIONS+=("xurls library $libver (Debian golang-mvdan-xurls-dev, Strict(), built with Go $gover by benches/peers/xurls_find.go)")
+    else
+        peer_note "xurls skipped: building benches/peers/xurls_find.go failed"
+    fi
+}
+
+setup_urlextract() {
+    local py=$PEERS/py
+    if ! PYTHONPATH=$py python3 -c 'import urlextract' 2>/dev/null; then
+        log "installing urlextract into $py"
+        if ! python3 -m pip install --disable-pip-version-check -q \
+            --target "$py" urlextract >&2; then
+            peer_note "URLExtract skipped: pip install urlextract failed"
+            return
+        fi
+    fi
+    PEER_CMDS+=("URLExtract|env PYTHONPATH=$py python3 $ROOT/benches/peers/urlextract_find.py FILE")
+    PEER_VERSIONS+=("URLExtract $(PYTHONPATH=$py python3 -c 'import importlib.metadata as m; print(m.version("urlextract"))') (PyPI, bundled TLD list, no download; Python $(python3 -c 'import platform; print(platform.python_version())'))")
+}
+
+setup_linkify_it() {
+    local nm=$PEERS/node/node_modules
+    if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+        peer_note "linkify-it skipped: node or npm is not installed"
+        return
+    fi
+    if [ ! -f "$nm/linkify-it/package.json" ]; then
+        log "installing linkify-it into $PEERS/node"
+        if ! npm install --prefix "$PEERS/node" --no-audit --no-fund \
+            --silent linkify-it >&2; then
+            peer_note "linkify-it skipped: npm install linkify-it failed"
+            return
+        fi
+    fi
+    PEER_CMDS+=("linkify-it|env NODE_PATH=$nm node $ROOT/benches/peers/linkify_it_find.js FILE")
+    PEER_VERSIONS+=("linkify-it $(node -p "require('$nm/linkify-it/package.json').version") (npm, default options; node $(node --version))")
+}
+
+for peer in $BENCH_PEERS; do
+    case $peer in
+        xurls) setup_xurls ;;
+        urlextract) setup_urlextract ;;
+        linkify-it) setup_linkify_it ;;
+        *) peer_note "unknown peer $peer skipped" ;;
+    esac
 done
 
 # --- inputs --------------------------------------------------------------
@@ -95,11 +236,25 @@ tools() {
         "linkify|$LINKIFY $f"
 }
 
-for name in $BENCH_INPUTS; do
-    f=$DATA/$name.txt
-    json=$RESULTS/$name.json
-    extra=$RESULTS/$name.extra
-    args=()
+# The slice the slow peers run on: urlx and the fast tools again, then
+# each installed peer.
+peer_tools() {
+    local f=$1 entry
+    printf '%s\n' \
+        "urlx|$URLX $f" \
+        "urlx -j1|$URLX -j1 $f" \
+        "rg -o|rg -o --no-filename --no-line-number -e '$RG_REGEX' $f" \
+        "linkify|$LINKIFY $f"
+    for entry in "${PEER_CMDS[@]}"; do
+        printf '%s\n' "${entry//FILE/$f}"
+    done
+}
+
+# bench_table FILE OUT_PREFIX RUNS WARMUP < entries: prints one table.
+bench_table() {
+    local f=$1 out=$2 runs=$3 warmup=$4
+    local json=$out.json extra=$out.extra tool cmd rss lines urls
+    local args=()
     : >"$extra"
     while IFS='|' read -r tool cmd; do
         args+=(-n "$tool" "$cmd")
@@ -113,13 +268,11 @@ for name in $BENCH_INPUTS; do
         esac
         printf '%s|%s|%s\n' "$tool" "$(tail -1 "$rss")" "$urls" >>"$extra"
         rm -f "$rss"
-    done < <(tools "$f")
+    done
     log "hyperfine on $f"
-    hyperfine --warmup 1 --runs "$BENCH_RUNS" --shell=none --output=pipe \
+    hyperfine --warmup "$warmup" --runs "$runs" --shell=none --output=pipe \
         --ignore-failure --style basic --export-json "$json" \
-        "${args[@]}" >"$RESULTS/$name.hyperfine.txt"
-    echo "### $name.txt ($(stat -c %s "$f") bytes)"
-    echo
+        "${args[@]}" >"$out.hyperfine.txt"
     python3 - "$json" "$extra" "$(stat -c %s "$f")" <<'EOF'
 import json, statistics, sys
 runs = json.load(open(sys.argv[1]))["results"]
@@ -137,9 +290,43 @@ for r in runs:
     t = r["command"]
     m = med[t]
     rss, urls = extra[t]
-    print("| %s | %.3f | %.3f–%.3f | %.0f | %.1f | %s | %.2f |" % (
-        t, m, min(r["times"]), max(r["times"]), size / m / 1e6,
+    print("| %s | %.3f | %.3f–%.3f | %.*f | %.1f | %s | %.2f |" % (
+        t, m, min(r["times"]), max(r["times"]),
+        0 if size / m / 1e6 >= 10 else 2, size / m / 1e6,
         rss / 1024, urls, m / base))
 EOF
+}
+
+for name in $BENCH_INPUTS; do
+    f=$DATA/$name.txt
+    echo "### $name.txt ($(stat -c %s "$f") bytes)"
+    echo
+    tools "$f" | bench_table "$f" "$RESULTS/$name" "$BENCH_RUNS" 1
+    echo
+done
+
+[ -n "$BENCH_PEERS" ] || exit 0
+echo "## Slow peers on the first $BENCH_PEER_MB MiB of each input"
+echo
+for v in "${PEER_VERSIONS[@]}"; do echo "- $v"; done
+for n in "${PEER_NOTES[@]}"; do echo "- $n"; done
+echo "- median of $BENCH_PEER_RUNS runs (hyperfine, no warmup: the extra" \
+    "run for RSS and URLs comes first); at this size urlx, rg and linkify" \
+    "spend much of their time starting up, so their MB/s here is below" \
+    "their rate on the full inputs"
+echo
+for name in $BENCH_INPUTS; do
+    f=$DATA/$name.txt
+    slice=$DATA/$name.first${BENCH_PEER_MB}M.txt
+    # The first BENCH_PEER_MB MiB, cut after the last newline in them.
+    if [ ! -f "$slice" ] || [ "$slice" -ot "$f" ]; then
+        head -c $((BENCH_PEER_MB * 1024 * 1024)) "$f" |
+            python3 -c 'import sys; d = sys.stdin.buffer.read(); sys.stdout.buffer.write(d[:d.rfind(b"\n") + 1])' \
+            >"$slice"
+    fi
+    echo "### first $BENCH_PEER_MB MiB of $name.txt ($(stat -c %s "$slice") bytes)"
+    echo
+    peer_tools "$slice" |
+        bench_table "$slice" "$RESULTS/$name.peers" "$BENCH_PEER_RUNS" 0
     echo
 done

@@ -12,6 +12,8 @@ mod mail;
 // The MIME layer on real messages, and its properties.
 mod mime_props;
 mod mime_samples;
+// Scaling out: line-aligned splits mapped one by one, as Hadoop would.
+mod scale;
 // Real samples from corpora/ against outputs checked by hand.
 mod golden;
 // RFC 3986 5.4 and the drafts' Appendix C, Appendix B components.
