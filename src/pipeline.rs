@@ -209,7 +209,8 @@ pub struct Input<'a> {
 /// How an [`Input`] is opened.
 enum Open<'a> {
     Reader(Box<dyn FnOnce() -> io::Result<Box<dyn Read + 'a>> + 'a>),
-    File(PathBuf),
+    /// A path, and its length if the caller knows it already.
+    File(PathBuf, Option<u64>),
 }
 
 impl<'a> Input<'a> {
@@ -235,7 +236,19 @@ impl<'a> Input<'a> {
         name: impl Into<String>,
         path: impl Into<PathBuf>,
     ) -> Input<'a> {
-        Input { name: name.into(), open: Open::File(path.into()) }
+        Input { name: name.into(), open: Open::File(path.into(), None) }
+    }
+
+    /// A regular file whose length the caller already knows (from
+    /// walking its directory): a small one is then opened, read and
+    /// scanned by a scanning thread, so a tree of many small files (a
+    /// Maildir) costs the calling thread almost nothing per file.
+    pub fn file_with_len(
+        name: impl Into<String>,
+        path: impl Into<PathBuf>,
+        len: u64,
+    ) -> Input<'a> {
+        Input { name: name.into(), open: Open::File(path.into(), Some(len)) }
     }
 
     /// The input's name, as given.
@@ -331,6 +344,11 @@ enum Item {
     End { input: usize },
     /// A range of a regular file, read by the thread that scans it.
     Lazy { input: usize, part: FilePart },
+    /// A whole small regular file, read, recognised and scanned in one
+    /// job.
+    Small { input: usize, file: File, len: u64 },
+    /// The same, opened by the job too.
+    SmallPath { input: usize, path: PathBuf },
 }
 
 /// A range of a regular file to read and scan in one job.
@@ -360,8 +378,8 @@ struct ScannedBatch {
 #[derive(Default)]
 struct JobOut {
     scanned: Vec<Scanned>,
-    /// For a message: the problems met decoding it.
-    warnings: Vec<String>,
+    /// For messages: the problems met decoding each (by number).
+    warnings: Vec<(u64, String)>,
     /// For a file part: the segment read, and where a NUL byte cut it.
     seg: Option<io::Result<(Segment, Option<usize>)>>,
 }
@@ -383,6 +401,25 @@ impl MergeState {
     fn start(&mut self, input: usize) {
         self.carry = Carry::default();
         self.active = Some(input);
+    }
+
+    /// Give the warnings and hits of decoded messages to the sink;
+    /// `Ok(false)` when it asked to stop.
+    fn give_messages(
+        &mut self,
+        info: &InputInfo,
+        out: JobOut,
+        sink: &mut dyn Sink,
+    ) -> io::Result<bool> {
+        for (number, text) in &out.warnings {
+            sink.warning(info, *number, text)?;
+        }
+        for hit in out.scanned.into_iter().filter_map(|s| s.hit) {
+            if !self.give(info, &hit, sink)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Give a hit to the sink; `Ok(false)` when the sink asked to stop.
@@ -564,7 +601,10 @@ impl Extractor {
                         .map(|r| (i, Some(r)))
                         .collect::<Vec<_>>()
                 }
-                Item::Message { .. } | Item::Lazy { .. } => vec![(i, None)],
+                Item::Message { .. }
+                | Item::Lazy { .. }
+                | Item::Small { .. }
+                | Item::SmallPath { .. } => vec![(i, None)],
                 Item::Error { .. } | Item::End { .. } => Vec::new(),
             })
             .collect();
@@ -576,24 +616,88 @@ impl Extractor {
                     ..JobOut::default()
                 },
                 (Item::Message { msg, .. }, _) => {
-                    let (hits, warnings) =
-                        mail::message_hits(self, &self.config.mail, msg);
-                    let scanned = hits
-                        .into_iter()
-                        .map(|hit| Scanned {
-                            trigger: 0,
-                            resume: 0,
-                            start: 0,
-                            hit: Some(hit),
-                        })
-                        .collect();
-                    JobOut { scanned, warnings, seg: None }
+                    let mut out = JobOut::default();
+                    self.message_job(msg, &mut out);
+                    out
                 }
                 (Item::Lazy { part, .. }, _) => self.read_and_scan(part),
+                (Item::Small { file, len, .. }, _) => {
+                    self.small_file(file, *len)
+                }
+                (Item::SmallPath { path, .. }, _) => {
+                    match File::open(path).and_then(|f| {
+                        let len = f.metadata()?.len();
+                        Ok((f, len))
+                    }) {
+                        Ok((file, len)) => self.small_file(&file, len),
+                        Err(e) => {
+                            JobOut { seg: Some(Err(e)), ..JobOut::default() }
+                        }
+                    }
+                }
                 _ => JobOut::default(),
             })
             .collect();
         ScannedBatch { batch, jobs, results }
+    }
+
+    /// Decode one message and add its hits and warnings to `out`.
+    fn message_job(&self, msg: &Message, out: &mut JobOut) {
+        let (hits, warnings) =
+            mail::message_hits(self, &self.config.mail, msg);
+        if !warnings.is_empty() && !msg.continuation {
+            out.warnings.push((msg.number, warnings.join("; ")));
+        }
+        out.scanned.extend(hits.into_iter().map(|hit| Scanned {
+            trigger: 0,
+            resume: 0,
+            start: 0,
+            hit: Some(hit),
+        }));
+    }
+
+    /// Read a small regular file whole, decide its format and scan it,
+    /// all in one job (so many small files, as in a Maildir, are opened
+    /// by one thread but read and scanned by all).
+    fn small_file(&self, file: &File, len: u64) -> JobOut {
+        let mut buf = vec![0; len as usize];
+        let got = match read_at(file, &mut buf, 0) {
+            Ok(n) => n,
+            Err(e) => {
+                return JobOut { seg: Some(Err(e)), ..JobOut::default() };
+            }
+        };
+        buf.truncate(got);
+        let format = match self.config.format {
+            Format::Auto => mail::detect(&buf[..buf.len().min(8 << 10)]),
+            f => f,
+        };
+        let framing = match format {
+            Format::Mbox => Framing::Mbox,
+            Format::Eml | Format::News | Format::Maildir => Framing::Single,
+            _ => {
+                let own = 0..buf.len();
+                let mut seg = Segment { buf, base: 0, own, eof: true };
+                let binary_at = if self.config.binary {
+                    None
+                } else {
+                    cut_at_nul(&mut seg, true)
+                };
+                let scanned = self.scan_chunk(&seg, seg.own.clone());
+                return JobOut {
+                    scanned,
+                    warnings: Vec::new(),
+                    seg: Some(Ok((seg, binary_at))),
+                };
+            }
+        };
+        let mut out = JobOut::default();
+        let mut messages =
+            Messages::new(&buf[..], framing, self.config.mail.max_message);
+        while let Ok(Some(msg)) = messages.next_message() {
+            self.message_job(&msg, &mut out);
+        }
+        out
     }
 
     /// Read a part of a regular file and scan it, while it is in cache.
@@ -669,7 +773,9 @@ impl Extractor {
                 | Item::Data { input, .. }
                 | Item::Message { input, .. }
                 | Item::End { input }
-                | Item::Lazy { input, .. } => input,
+                | Item::Lazy { input, .. }
+                | Item::Small { input, .. }
+                | Item::SmallPath { input, .. } => input,
             };
             let info =
                 InputInfo { index: input, name: feeder.names[input].clone() };
@@ -716,26 +822,39 @@ impl Extractor {
                         None => true,
                     }
                 }
-                Item::Message { msg, first, .. } => {
+                Item::Message { first, .. } => {
                     if first {
                         st.start(input);
                     }
                     let mut go = true;
                     for (_, out) in outs {
-                        if !out.warnings.is_empty() && !msg.continuation {
-                            let text = out.warnings.join("; ");
-                            sink.warning(&info, msg.number, &text)?;
-                        }
-                        for hit in
-                            out.scanned.into_iter().filter_map(|s| s.hit)
-                        {
-                            if !st.give(&info, &hit, sink)? {
-                                go = false;
-                                break;
-                            }
-                        }
+                        go = go && st.give_messages(&info, out, sink)?;
                     }
                     go
+                }
+                Item::Small { .. } | Item::SmallPath { .. } => {
+                    let Some((_, out)) = outs.pop() else { continue };
+                    match out.seg {
+                        Some(Ok((seg, binary_at))) => {
+                            let parts = vec![(seg.own.clone(), out.scanned)];
+                            self.merge_segment(
+                                &info, &seg, true, binary_at, parts, st, sink,
+                            )?
+                        }
+                        Some(Err(error)) => {
+                            self.merge_error(&info, &error, st, sink)?;
+                            true
+                        }
+                        None => {
+                            st.start(input);
+                            let go = st.give_messages(&info, out, sink)?;
+                            if go {
+                                sink.end(&info, st.carry.hits)?;
+                                st.active = None;
+                            }
+                            go
+                        }
+                    }
                 }
                 Item::End { .. } => {
                     if st.active == Some(input) {
@@ -1005,6 +1124,8 @@ enum Reader<'a> {
     /// A regular file in plain text, cut into parts read by the threads
     /// that scan them.
     Parts(Parts),
+    /// A small regular file, handed whole to one job.
+    Small(File, u64),
 }
 
 /// A regular file being cut into [`FilePart`]s.
@@ -1031,6 +1152,11 @@ struct Feeder<'a> {
 }
 
 impl<'a> Feeder<'a> {
+    /// Whether a file this long is read and scanned whole in one job.
+    fn is_small(&self, len: u64) -> bool {
+        cfg!(unix) && len <= self.chunk.max(BINARY_PROBE) as u64
+    }
+
     /// Open a file: a regular file in plain text is read in parts by the
     /// scanning threads (on Unix); anything else like any reader.
     fn file_reader(&self, path: &std::path::Path) -> io::Result<Reader<'a>> {
@@ -1038,6 +1164,9 @@ impl<'a> Feeder<'a> {
         #[cfg(unix)]
         {
             let meta = file.metadata()?;
+            if meta.is_file() && self.is_small(meta.len()) {
+                return Ok(Reader::Small(file, meta.len()));
+            }
             if meta.is_file() {
                 let mut head = vec![0; 8 << 10];
                 let n = read_at(&file, &mut head, 0)?;
@@ -1099,7 +1228,12 @@ impl<'a> Feeder<'a> {
                 self.names.push(input.name);
                 let reader = match input.open {
                     Open::Reader(open) => open().and_then(|r| self.reader(r)),
-                    Open::File(path) => self.file_reader(&path),
+                    Open::File(path, Some(len)) if self.is_small(len) => {
+                        bytes += len as usize + 1;
+                        batch.push(Item::SmallPath { input: index, path });
+                        continue;
+                    }
+                    Open::File(path, _) => self.file_reader(&path),
                 };
                 match reader {
                     Ok(reader) => {
@@ -1116,6 +1250,17 @@ impl<'a> Feeder<'a> {
             let input = cur.index;
             let roll = match cur.reader {
                 Reader::Text(ref mut roll) => roll,
+                Reader::Small(..) => {
+                    let Some(Current {
+                        reader: Reader::Small(file, len), ..
+                    }) = self.current.take()
+                    else {
+                        continue;
+                    };
+                    bytes += len as usize + 1;
+                    batch.push(Item::Small { input, file, len });
+                    continue;
+                }
                 Reader::Parts(ref mut parts) => {
                     let start = parts.next;
                     // A first part always holds the binary probe.

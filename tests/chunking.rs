@@ -172,3 +172,54 @@ proptest! {
         prop_assert_eq!(run_file(&path, chunk), run(text.as_bytes(), 1 << 20, 1 << 20));
     }
 }
+
+#[test]
+fn every_way_of_reading_a_file_gives_the_same_hits() {
+    // Small files go whole to one job (opened there when the length is
+    // known), large ones in parts; readers are read in order. Mail
+    // detection included.
+    struct Collect(Vec<(usize, Hit)>);
+    impl urlx::Sink for Collect {
+        fn hit(
+            &mut self,
+            i: &urlx::InputInfo,
+            hit: &Hit,
+        ) -> std::io::Result<bool> {
+            self.0.push((i.index, hit.clone()));
+            Ok(true)
+        }
+        fn error(
+            &mut self,
+            _: &urlx::InputInfo,
+            e: &std::io::Error,
+        ) -> std::io::Result<()> {
+            panic!("{e}")
+        }
+    }
+    let files: Vec<_> = corpus_files()
+        .into_iter()
+        .filter(|f| f.extension().is_none_or(|e| e != "gz"))
+        .collect();
+    let run = |how: u8| {
+        let ex = Extractor::builder()
+            .format(urlx::mail::Format::Auto)
+            .line_numbers(true)
+            .build()
+            .unwrap();
+        let inputs = files.iter().map(|f| {
+            let len = std::fs::metadata(f).unwrap().len();
+            match how {
+                0 => urlx::Input::new("", move || std::fs::File::open(f)),
+                1 => urlx::Input::file("", f),
+                _ => urlx::Input::file_with_len("", f, len),
+            }
+        });
+        let mut sink = Collect(Vec::new());
+        ex.search(inputs, &mut sink).unwrap();
+        sink.0
+    };
+    let reader = run(0);
+    assert!(reader.len() > 500);
+    assert_eq!(run(1), reader);
+    assert_eq!(run(2), reader);
+}
