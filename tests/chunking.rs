@@ -112,24 +112,6 @@ fn same_for_every_thread_count() {
 /// All hits of `path` read as a file (in parts, by the scanning
 /// threads) with the given part size.
 fn run_file(path: &std::path::Path, chunk: usize) -> Vec<Hit> {
-    struct Collect(Vec<Hit>);
-    impl urlx::Sink for Collect {
-        fn hit(
-            &mut self,
-            _: &urlx::InputInfo,
-            hit: &Hit,
-        ) -> std::io::Result<bool> {
-            self.0.push(hit.clone());
-            Ok(true)
-        }
-        fn error(
-            &mut self,
-            _: &urlx::InputInfo,
-            e: &std::io::Error,
-        ) -> std::io::Result<()> {
-            panic!("{e}")
-        }
-    }
     let ex = Extractor::builder()
         .line_numbers(true)
         .chunk_size(chunk)
@@ -140,7 +122,7 @@ fn run_file(path: &std::path::Path, chunk: usize) -> Vec<Hit> {
     let mut sink = Collect(Vec::new());
     ex.search(std::iter::once(urlx::Input::file("f", path)), &mut sink)
         .unwrap();
-    sink.0
+    sink.0.into_iter().map(|(_, h)| h).collect()
 }
 
 #[test]
@@ -178,24 +160,6 @@ fn every_way_of_reading_a_file_gives_the_same_hits() {
     // Small files go whole to one job (opened there when the length is
     // known), large ones in parts; readers are read in order. Mail
     // detection included.
-    struct Collect(Vec<(usize, Hit)>);
-    impl urlx::Sink for Collect {
-        fn hit(
-            &mut self,
-            i: &urlx::InputInfo,
-            hit: &Hit,
-        ) -> std::io::Result<bool> {
-            self.0.push((i.index, hit.clone()));
-            Ok(true)
-        }
-        fn error(
-            &mut self,
-            _: &urlx::InputInfo,
-            e: &std::io::Error,
-        ) -> std::io::Result<()> {
-            panic!("{e}")
-        }
-    }
     let files: Vec<_> = corpus_files()
         .into_iter()
         .filter(|f| f.extension().is_none_or(|e| e != "gz"))
@@ -222,4 +186,26 @@ fn every_way_of_reading_a_file_gives_the_same_hits() {
     assert!(reader.len() > 500);
     assert_eq!(run(1), reader);
     assert_eq!(run(2), reader);
+}
+
+/// A sink that keeps every hit with its input's index.
+struct Collect(Vec<(usize, Hit)>);
+
+impl urlx::Sink for Collect {
+    fn hit(
+        &mut self,
+        i: &urlx::InputInfo,
+        hit: &Hit,
+    ) -> std::io::Result<bool> {
+        self.0.push((i.index, hit.clone()));
+        Ok(true)
+    }
+
+    fn error(
+        &mut self,
+        _: &urlx::InputInfo,
+        e: &std::io::Error,
+    ) -> std::io::Result<()> {
+        panic!("{e}")
+    }
 }
