@@ -103,6 +103,12 @@ pub mod stages {
             .count()
     }
 
+    /// Whether the validation fast path accepts `s` (it must accept only
+    /// what the full check accepts; the property tests check that).
+    pub fn quick_valid(s: &str) -> bool {
+        crate::validate::quick_check(s).is_some()
+    }
+
     /// Stages 1 and 2: the candidates delimited in `hay` (no validation).
     pub fn count_candidates(hay: &[u8], max_len: usize) -> usize {
         let mut out = Vec::new();

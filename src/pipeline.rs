@@ -35,7 +35,7 @@ use crate::mail::{self, Format, MailConfig};
 use crate::resolve::{normalize_dots, resolve};
 use crate::scan::{evaluate, scan};
 use crate::stream::{Roll, Segment};
-use crate::validate::Uri;
+use crate::validate::{Uri, quick_check};
 
 /// Default for [`ExtractorBuilder::max_url_len`]: 8192 bytes.
 pub const DEFAULT_MAX_URL_LEN: usize = 8192;
@@ -965,6 +965,31 @@ impl Extractor {
         base: Option<&str>,
         context: Context,
     ) -> Option<Hit> {
+        if let Some(q) = quick_check(text) {
+            // The common case, valid by the fast path: no parse needed.
+            if let Some(ref allowed) = self.config.schemes {
+                let scheme = &text[..q.scheme_len];
+                if !allowed.iter().any(|a| a.eq_ignore_ascii_case(scheme)) {
+                    return None;
+                }
+            }
+            let path = &text[q.path.0..q.path.1];
+            let dots = has_dot_segment(path);
+            let rare = dots.then(|| {
+                let resolved = Some(normalize_dots(&Uri::parse(text)));
+                Box::new(Rare { resolved, ..Rare::default() })
+            });
+            return Some(Hit {
+                start: 0,
+                end: 0,
+                line: 0,
+                column: 0,
+                context,
+                resolved_is_url: !dots,
+                rare,
+                url: text.to_string(),
+            });
+        }
         let uri = Uri::parse(text);
         if let Some(ref allowed) = self.config.schemes {
             // A relative reference takes the scheme of the base.

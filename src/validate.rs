@@ -1171,3 +1171,150 @@ mod tests {
         }
     }
 }
+
+/// What [`quick_check`] learned about a URI it accepted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Quick {
+    /// Length of the scheme.
+    pub scheme_len: usize,
+    /// Byte range of the path.
+    pub path: (usize, usize),
+}
+
+/// The fast path of validation, for the common shape of URL found in
+/// text: ASCII, `scheme:` then either `//` and an authority without
+/// userinfo or IP literal (a DNS-like host, an optional decimal port), or
+/// no authority; then path, query and fragment. `Some` means `s` is a
+/// valid absolute URI by RFC 3986 and the host rule of its scheme, with
+/// something after `scheme://` (exactly what the full check would say);
+/// `None` means the full parse must decide. It reads each byte once.
+pub(crate) fn quick_check(s: &str) -> Option<Quick> {
+    let b = s.as_bytes();
+    // RFC 3986 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
+    if !b.first()?.is_ascii_alphabetic() {
+        return None;
+    }
+    let mut i = 1;
+    while i < b.len()
+        && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'+' | b'-' | b'.'))
+    {
+        i += 1;
+    }
+    if b.get(i) != Some(&b':') {
+        return None;
+    }
+    let scheme_len = i;
+    i += 1;
+    if b[i..].starts_with(b"//") {
+        // RFC 3986 3.2.2: host; here only a reg-name of unreserved and
+        // pct-encoded characters (labels <= 63, name <= 255), 3.2.3 port.
+        i += 2;
+        let host_start = i;
+        let mut label = 0usize;
+        while i < b.len() && !matches!(b[i], b':' | b'/' | b'?' | b'#') {
+            match b[i] {
+                b'.' => label = 0,
+                b'%' if is_hex(b.get(i + 1)) && is_hex(b.get(i + 2)) => {
+                    i += 2;
+                    label += 2;
+                }
+                c if c.is_ascii_alphanumeric()
+                    || matches!(c, b'-' | b'_' | b'~') => {}
+                _ => return None, // userinfo, IP literal, sub-delims, ...
+            }
+            label += 1;
+            if label > 63 {
+                return None;
+            }
+            i += 1;
+        }
+        let host_len = i - host_start;
+        if host_len == 0 || host_len > 255 {
+            return None;
+        }
+        if b.get(i) == Some(&b':') {
+            i += 1;
+            let mut port = 0u32;
+            while i < b.len() && b[i].is_ascii_digit() {
+                port = port * 10 + u32::from(b[i] - b'0');
+                if port > 65535 {
+                    return None;
+                }
+                i += 1;
+            }
+            if i < b.len() && !matches!(b[i], b'/' | b'?' | b'#') {
+                return None;
+            }
+        }
+    } else if scheme_requires_host(&s[..scheme_len]) {
+        return None;
+    }
+    // RFC 3986 3.3-3.5: path = *( pchar / "/" ), then "?" query and
+    // "#" fragment of *( pchar / "/" / "?" ).
+    let path_start = i;
+    let mut path_end = b.len();
+    let mut mask =
+        CLASS_BASE | class_bit(b':') | class_bit(b'@') | class_bit(b'/');
+    let mut fragment = false;
+    while i < b.len() {
+        let c = b[i];
+        if CLASS[c as usize] & mask != 0 {
+            i += 1;
+        } else if c == b'%' && is_hex(b.get(i + 1)) && is_hex(b.get(i + 2)) {
+            i += 3;
+        } else if c == b'?' || (c == b'#' && !fragment) {
+            if path_end == b.len() {
+                path_end = i;
+            }
+            fragment |= c == b'#';
+            mask |= class_bit(b'?');
+            i += 1;
+        } else {
+            return None;
+        }
+    }
+    Some(Quick { scheme_len, path: (path_start, path_end) })
+}
+
+#[cfg(test)]
+mod quick_tests {
+    use super::*;
+
+    #[test]
+    fn accepts_common_urls() {
+        for s in [
+            "http://a.example/x?y=1#z",
+            "https://www.example.com:8080/a/b;c=d/e.html?q=a+b&r=%41#frag/x?",
+            "mailto:joe@example.com",
+            "news:comp.lang.c",
+            "ftp://ftp.is.co.za/rfc/rfc1808.txt",
+            "urn:isbn:0451450523",
+            "http://h:/",
+        ] {
+            let q = quick_check(s).unwrap_or_else(|| panic!("{s}"));
+            assert!(Uri::parse(s).errors().is_empty(), "{s}");
+            assert_eq!(&s[q.path.0..q.path.1], Uri::parse(s).path(), "{s}");
+        }
+    }
+
+    #[test]
+    fn leaves_the_rest_to_the_full_check() {
+        for s in [
+            "http://",
+            "http:foo",
+            "http://a b/",
+            "http://[::1]/",
+            "http://u@h/",
+            "http://h:99999/",
+            "http://h:1a/",
+            "http://h/%zz",
+            "http://h/#a#b",
+            "1http://a/",
+            "http://h/é",
+            "x/y",
+            "http://h/|",
+        ] {
+            assert_eq!(quick_check(s), None, "{s}");
+        }
+    }
+}

@@ -98,3 +98,27 @@ proptest! {
         let _ = normalize_dots(&u);
     }
 }
+
+fn urlish() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        "http", "https", "mailto", "news", "x+y", "1a", ":", "//", "/", "?",
+        "#", "@", "[", "]", ":80", ":99999", "%41", "%4", "%zz", "a", "b.c",
+        "-", "_", "~", "!", "$", "&", "'", "(", ")", "*", "+", ",", ";", "=",
+        ".", "..", " ", "é", "|", "{", "\\", "xn--a", "0", "255",
+    ]);
+    prop::collection::vec(pieces, 0..14).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(20_000))]
+    /// The validation fast path never accepts what the full RFC 3986
+    /// check rejects (it may leave valid URIs to the full check).
+    #[test]
+    fn quick_validation_is_sound(s in urlish()) {
+        if urlx::stages::quick_valid(&s) {
+            let uri = Uri::parse(&s);
+            prop_assert!(uri.is_absolute(), "{}", s);
+            prop_assert!(uri.errors().is_empty(), "{} {:?}", s, uri.errors());
+        }
+    }
+}
