@@ -333,7 +333,11 @@ fn angle(
     while i < limit {
         let b = hay[i];
         if PLAIN[b as usize] {
+            // A run of plain URI bytes: one table lookup each.
             i += 1;
+            while i < limit && PLAIN[hay[i] as usize] {
+                i += 1;
+            }
         } else {
             match b {
                 b'>' => break,
@@ -366,7 +370,7 @@ fn angle(
         }
         end_of_text = i;
         newline_run = false;
-        spaced |= pending_ws && end_of_text > start;
+        spaced |= pending_ws;
         pending_ws = false;
     }
     if i >= limit && start.saturating_add(max_len + 1) <= hay.len() {
