@@ -65,13 +65,20 @@ pub(crate) fn delimit(
     colon: usize,
     max_len: usize,
 ) -> Option<Candidate> {
-    let s = scheme_start(hay, colon)?;
-    let scheme = &hay[s..colon];
-    if scheme.eq_ignore_ascii_case(b"URL") {
-        return url_prefix_angle(hay, s, colon, max_len);
-    }
     let after = hay.get(colon + 1..).unwrap_or_default();
     let hierarchical = after.starts_with(b"//");
+    let url_char_after = after.first().is_some_and(|&b| starts_url_text(b));
+    let url_prefix =
+        colon >= 3 && hay[colon - 3..colon].eq_ignore_ascii_case(b"URL");
+    if !hierarchical && !url_char_after && !url_prefix {
+        // `Note: x`, `INFO: x`: only `URL:` may be followed by a space.
+        return None;
+    }
+    let s = scheme_start(hay, colon)?;
+    let scheme = &hay[s..colon];
+    if url_prefix && scheme.eq_ignore_ascii_case(b"URL") {
+        return url_prefix_angle(hay, s, colon, max_len);
+    }
     if !hierarchical {
         let opaque = OPAQUE_SCHEMES
             .iter()
