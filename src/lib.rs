@@ -67,6 +67,8 @@
 pub mod decompress;
 /// Stage 2: URL extent in context (Appendix E).
 mod delimit;
+/// Opening inputs and cutting them into batches.
+mod feed;
 /// Shared vocabulary: contexts, candidates, hits.
 mod hit;
 /// Mail and news: formats, message framing, MIME.

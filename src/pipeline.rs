@@ -23,28 +23,25 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::ops::Range;
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 use rayon::prelude::*;
 
 use crate::delimit::{LOOKAHEAD_SLACK, LOOKBACK};
+use crate::feed::{Feeder, FilePart, Item, cut_at_nul, read_at};
 use crate::hit::{Candidate, Context, Hit, Rare};
 use crate::mail::mbox::{Framing, Message, Messages};
 use crate::mail::{self, Format, MailConfig};
 use crate::resolve::{normalize_dots, resolve};
 use crate::scan::{evaluate, scan};
-use crate::stream::{Roll, Segment};
+use crate::stream::Segment;
 use crate::validate::{Uri, quick_check};
 
 /// Default for [`ExtractorBuilder::max_url_len`]: 8192 bytes.
 pub const DEFAULT_MAX_URL_LEN: usize = 8192;
 
-const DEFAULT_CHUNK: usize = 512 << 10;
-const DEFAULT_BATCH: usize = 4 << 20;
-const MAX_BATCH_SEGMENTS: usize = 512;
-/// An input with a NUL byte in its first 64 KiB is binary: skipped.
-const BINARY_PROBE: usize = 64 << 10;
+pub(crate) const DEFAULT_CHUNK: usize = 512 << 10;
+pub(crate) const DEFAULT_BATCH: usize = 4 << 20;
 
 /// An error in the extractor's configuration.
 #[derive(Debug, Clone)]
@@ -199,15 +196,16 @@ pub struct Extractor {
 
 /// One input to [`Extractor::search`]: a name and a way to open it.
 ///
-/// Inputs are opened and read on the thread that calls `search`, one at
-/// a time and in order; only the bytes read go to other threads.
+/// Inputs are opened in order on the thread that calls `search`. A
+/// reader is read there too; a regular file given with [`Input::file`] is
+/// read by the threads that scan it.
 pub struct Input<'a> {
-    name: String,
-    open: Open<'a>,
+    pub(crate) name: String,
+    pub(crate) open: Open<'a>,
 }
 
 /// How an [`Input`] is opened.
-enum Open<'a> {
+pub(crate) enum Open<'a> {
     Reader(Box<dyn FnOnce() -> io::Result<Box<dyn Read + 'a>> + 'a>),
     /// A path, and its length if the caller knows it already.
     File(PathBuf, Option<u64>),
@@ -330,40 +328,6 @@ struct Scanned {
     resume: usize,
     start: usize,
     hit: Option<Hit>,
-}
-
-/// What one batch entry is.
-enum Item {
-    /// A segment of input `input`; `first` marks its first segment.
-    Data { input: usize, seg: Segment, first: bool, binary_at: Option<usize> },
-    /// Input `input` failed to open or read.
-    Error { input: usize, error: io::Error },
-    /// A mail message of input `input`; `first` marks its first.
-    Message { input: usize, msg: Message, first: bool },
-    /// The end of mail input `input`.
-    End { input: usize },
-    /// A range of a regular file, read by the thread that scans it.
-    Lazy { input: usize, part: FilePart },
-    /// A whole small regular file, read, recognised and scanned in one
-    /// job.
-    Small { input: usize, file: File, len: u64 },
-    /// The same, opened by the job too.
-    SmallPath { input: usize, path: PathBuf },
-}
-
-/// A range of a regular file to read and scan in one job.
-struct FilePart {
-    file: Arc<File>,
-    /// The file's length when it was opened.
-    len: u64,
-    /// The bytes whose triggers this part owns.
-    own: Range<u64>,
-    first: bool,
-    /// Where a NUL byte stopped the file (`u64::MAX`: none yet), shared
-    /// by the parts of one file so the ones after it are not scanned.
-    stop: Arc<AtomicU64>,
-    /// A buffer to read into (reused: no page faults, no zeroing).
-    buf: std::sync::Mutex<Vec<u8>>,
 }
 
 /// A batch with the speculative results of each of its chunks.
@@ -1133,283 +1097,6 @@ impl Extractor {
         }
         out
     }
-}
-
-/// An open input being cut into segments or messages.
-struct Current<'a> {
-    index: usize,
-    reader: Reader<'a>,
-    first: bool,
-}
-
-/// How an open input is read.
-enum Reader<'a> {
-    Text(Roll<Box<dyn Read + 'a>>),
-    Mail(Messages<Box<dyn Read + 'a>>),
-    /// A regular file in plain text, cut into parts read by the threads
-    /// that scan them.
-    Parts(Parts),
-    /// A small regular file, handed whole to one job.
-    Small(File, u64),
-}
-
-/// A regular file being cut into [`FilePart`]s.
-struct Parts {
-    file: Arc<File>,
-    len: u64,
-    next: u64,
-    stop: Arc<AtomicU64>,
-}
-
-/// Opens inputs in order and cuts them into batches of segments.
-struct Feeder<'a> {
-    inputs: Box<dyn Iterator<Item = (usize, Input<'a>)> + 'a>,
-    names: Vec<String>,
-    current: Option<Current<'a>>,
-    lookahead: usize,
-    binary: bool,
-    format: Format,
-    /// Bytes of one file part.
-    chunk: usize,
-    max_message: usize,
-    /// Buffers of finished segments, for reuse.
-    pool: Vec<Vec<u8>>,
-}
-
-impl<'a> Feeder<'a> {
-    /// Whether a file this long is read and scanned whole in one job.
-    fn is_small(&self, len: u64) -> bool {
-        cfg!(unix) && len <= self.chunk.max(BINARY_PROBE) as u64
-    }
-
-    /// Open a file: a regular file in plain text is read in parts by the
-    /// scanning threads (on Unix); anything else like any reader.
-    fn file_reader(&self, path: &std::path::Path) -> io::Result<Reader<'a>> {
-        let file = File::open(path)?;
-        #[cfg(unix)]
-        {
-            let meta = file.metadata()?;
-            if meta.is_file() && self.is_small(meta.len()) {
-                return Ok(Reader::Small(file, meta.len()));
-            }
-            if meta.is_file() {
-                let mut head = vec![0; 8 << 10];
-                let n = read_at(&file, &mut head, 0)?;
-                head.truncate(n);
-                let format = match self.format {
-                    Format::Auto => mail::detect(&head),
-                    f => f,
-                };
-                if format == Format::Text {
-                    return Ok(Reader::Parts(Parts {
-                        file: Arc::new(file),
-                        len: meta.len(),
-                        next: 0,
-                        stop: Arc::new(AtomicU64::new(u64::MAX)),
-                    }));
-                }
-            }
-        }
-        self.reader(Box::new(file))
-    }
-
-    /// Decide how to read an input: its format as configured, or as its
-    /// first bytes say.
-    fn reader(&self, r: Box<dyn Read + 'a>) -> io::Result<Reader<'a>> {
-        let (head, r) = peek(r, 8 << 10)?;
-        let format = match self.format {
-            Format::Auto => mail::detect(&head),
-            f => f,
-        };
-        let r: Box<dyn Read + 'a> = Box::new(io::Cursor::new(head).chain(r));
-        Ok(match format {
-            Format::Mbox => {
-                Reader::Mail(Messages::new(r, Framing::Mbox, self.max_message))
-            }
-            Format::Eml | Format::News | Format::Maildir => Reader::Mail(
-                Messages::new(r, Framing::Single, self.max_message),
-            ),
-            _ => Reader::Text(Roll::new(r, LOOKBACK, self.lookahead)),
-        })
-    }
-
-    /// Keep a large buffer for reuse: as many as three batches of file
-    /// parts need (the ones in flight), at most.
-    fn recycle(&mut self, buf: Vec<u8>) {
-        let keep = 3 * (DEFAULT_BATCH / DEFAULT_CHUNK + 1);
-        if buf.capacity() >= 64 << 10 && self.pool.len() < keep {
-            self.pool.push(buf);
-        }
-    }
-
-    /// The next batch: segments owning about `size` bytes in all (or up
-    /// to `MAX_BATCH_SEGMENTS` small inputs); empty at the end.
-    fn batch(&mut self, size: usize) -> Vec<Item> {
-        let mut batch: Vec<Item> = Vec::new();
-        let mut bytes = 0usize;
-        while bytes < size && batch.len() < MAX_BATCH_SEGMENTS {
-            if self.current.is_none() {
-                let Some((index, input)) = self.inputs.next() else { break };
-                self.names.push(input.name);
-                let reader = match input.open {
-                    Open::Reader(open) => open().and_then(|r| self.reader(r)),
-                    Open::File(path, Some(len)) if self.is_small(len) => {
-                        bytes += len as usize + 1;
-                        batch.push(Item::SmallPath { input: index, path });
-                        continue;
-                    }
-                    Open::File(path, _) => self.file_reader(&path),
-                };
-                match reader {
-                    Ok(reader) => {
-                        self.current =
-                            Some(Current { index, reader, first: true });
-                    }
-                    Err(error) => {
-                        batch.push(Item::Error { input: index, error });
-                        continue;
-                    }
-                }
-            }
-            let Some(cur) = self.current.as_mut() else { break };
-            let input = cur.index;
-            let roll = match cur.reader {
-                Reader::Text(ref mut roll) => roll,
-                Reader::Small(..) => {
-                    let Some(Current {
-                        reader: Reader::Small(file, len), ..
-                    }) = self.current.take()
-                    else {
-                        continue;
-                    };
-                    bytes += len as usize + 1;
-                    batch.push(Item::Small { input, file, len });
-                    continue;
-                }
-                Reader::Parts(ref mut parts) => {
-                    let start = parts.next;
-                    // A first part always holds the binary probe.
-                    let size = if start == 0 {
-                        self.chunk.max(BINARY_PROBE)
-                    } else {
-                        self.chunk
-                    };
-                    let end = (start + size as u64).min(parts.len);
-                    bytes += (end - start) as usize + 1;
-                    batch.push(Item::Lazy {
-                        input,
-                        part: FilePart {
-                            file: parts.file.clone(),
-                            len: parts.len,
-                            own: start..end,
-                            first: start == 0,
-                            stop: parts.stop.clone(),
-                            buf: std::sync::Mutex::new(
-                                self.pool.pop().unwrap_or_default(),
-                            ),
-                        },
-                    });
-                    parts.next = end;
-                    if end >= parts.len {
-                        self.current = None;
-                    }
-                    continue;
-                }
-                Reader::Mail(ref mut messages) => {
-                    match messages.next_message() {
-                        Ok(Some(msg)) => {
-                            bytes += msg.raw.len() + 1;
-                            let first = cur.first;
-                            cur.first = false;
-                            batch.push(Item::Message { input, msg, first });
-                        }
-                        Ok(None) => {
-                            batch.push(Item::End { input });
-                            self.current = None;
-                        }
-                        Err(error) => {
-                            batch.push(Item::Error { input, error });
-                            self.current = None;
-                        }
-                    }
-                    continue;
-                }
-            };
-            // A first segment always holds the binary probe.
-            let want = if cur.first {
-                (size - bytes).max(BINARY_PROBE)
-            } else {
-                size - bytes
-            };
-            let spare = self.pool.pop().unwrap_or_default();
-            match roll.next_segment(want, spare) {
-                Ok(Some(mut seg)) => {
-                    let first = cur.first;
-                    cur.first = false;
-                    let binary_at = if self.binary {
-                        None
-                    } else {
-                        cut_at_nul(&mut seg, first)
-                    };
-                    bytes += seg.own.len() + 1;
-                    if seg.eof {
-                        self.current = None;
-                    }
-                    batch.push(Item::Data { input, seg, first, binary_at });
-                }
-                Ok(None) => self.current = None,
-                Err(error) => {
-                    batch.push(Item::Error { input, error });
-                    self.current = None;
-                }
-            }
-        }
-        batch
-    }
-}
-
-/// Fill `buf` from `file` at `offset` (fewer bytes only at its end).
-#[cfg(unix)]
-fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-    use std::os::unix::fs::FileExt;
-    let mut got = 0;
-    while got < buf.len() {
-        match file.read_at(&mut buf[got..], offset + got as u64) {
-            Ok(0) => break,
-            Ok(n) => got += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(got)
-}
-
-/// Without positional reads, file parts are never made.
-#[cfg(not(unix))]
-fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<usize> {
-    Err(io::Error::other("positional reads need Unix"))
-}
-
-/// Read up to `n` bytes from the start of `r` (fewer only at its end).
-fn peek<'a>(
-    mut r: Box<dyn Read + 'a>,
-    n: usize,
-) -> io::Result<(Vec<u8>, Box<dyn Read + 'a>)> {
-    let mut head = Vec::with_capacity(n);
-    (&mut r).take(n as u64).read_to_end(&mut head)?;
-    Ok((head, r))
-}
-
-/// Binary input: a NUL byte in the first [`BINARY_PROBE`] bytes skips
-/// the whole input; a later one ends it there. Returns the NUL's offset
-/// in the buffer.
-fn cut_at_nul(seg: &mut Segment, first: bool) -> Option<usize> {
-    let p = memchr::memchr(0, &seg.buf[seg.own.clone()])?;
-    let at = seg.own.start + p;
-    let probe = first && p < BINARY_PROBE;
-    seg.own.end = if probe { seg.own.start } else { at };
-    seg.eof = true;
-    Some(at)
 }
 
 /// Whether a path has a `.` or `..` segment (RFC 3986 5.2.4 would
