@@ -62,29 +62,29 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-// The stages, in pipeline order.
-/// Transparent decompression of inputs.
-pub mod decompress;
-/// Stage 2: URL extent in context (Appendix E).
-mod delimit;
-/// Opening inputs and cutting them into batches.
-mod feed;
-/// Shared vocabulary: contexts, candidates, hits.
+// The modules, in pipeline order.
+// Shared vocabulary: contexts, candidates, hits.
 mod hit;
-/// Mail and news: formats, message framing, MIME.
-pub mod mail;
-/// Builder, extractor, parallel scan and ordered merge.
-mod pipeline;
-/// Printers: plain, JSON Lines, counts.
-pub mod print;
-/// Stage 4: RFC 3986 section 5 reference resolution.
-pub mod resolve;
-/// Stage 1: trigger search.
-mod scan;
-/// Input cut into segments with a roll buffer.
+// Opening inputs and cutting them into batches.
+mod feed;
+// Compressed inputs, decompressed while read.
+pub mod decompress;
+// Input cut into segments with a roll buffer.
 mod stream;
-/// Stage 3: RFC 3986 grammar.
+// Mail and news: formats, message framing, MIME, HTML.
+pub mod mail;
+// Stage 1: trigger search.
+mod scan;
+// Stage 2: URL extent in context (Appendix E).
+mod delimit;
+// Stage 3: RFC 3986 grammar.
 pub mod validate;
+// Stage 4: RFC 3986 section 5 reference resolution.
+pub mod resolve;
+// Builder, extractor, parallel scan and ordered merge.
+mod pipeline;
+// Printers: plain, JSON Lines, counts.
+pub mod print;
 
 pub use crate::delimit::OPAQUE_SCHEMES;
 pub use crate::hit::{Context, Decoded, Hit, Provenance, Source};
