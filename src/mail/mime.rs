@@ -20,6 +20,8 @@
 //! what went wrong. Work is linear in the input times the nesting depth,
 //! which is bounded by [`MimeOptions::max_depth`].
 
+use crate::resolve::resolve_str;
+use crate::validate::Uri;
 use encoding_rs::{CoderResult, Decoder, Encoding, UTF_8, WINDOWS_1252};
 use memchr::memmem;
 
@@ -509,18 +511,19 @@ impl Walker<'_> {
         path: &str,
     ) -> Option<String> {
         if let Some(cb) = info.base.as_deref().filter(|s| !s.is_empty()) {
-            if is_absolute(cb) {
+            if Uri::parse(cb).is_absolute() {
                 return Some(cb.to_string());
             }
             let w = where_(path);
             self.warn(format!("{w}: relative Content-Base ignored"));
         }
         if let Some(cl) = info.location.as_deref().filter(|s| !s.is_empty()) {
-            if is_absolute(cl) {
+            if Uri::parse(cl).is_absolute() {
                 return Some(cl.to_string());
             }
-            if let Some(b) = inherited {
-                return Some(resolve(b, cl));
+            // RFC 3986 section 5.2, as for every other reference.
+            if let Some(Ok(r)) = inherited.map(|b| resolve_str(b, cl)) {
+                return Some(r);
             }
         }
         inherited.map(str::to_string)
@@ -964,7 +967,7 @@ fn join_2231(
                 v = rest;
             }
         }
-        bytes.extend(percent_decode(v.as_bytes()));
+        bytes.extend(unescape(v.as_bytes(), b'%', false));
     }
     let enc = charset
         .as_deref()
@@ -987,11 +990,14 @@ fn hex_pair(a: Option<&u8>, b: Option<&u8>) -> Option<u8> {
     Some(hex(*a?)? << 4 | hex(*b?)?)
 }
 
-fn percent_decode(v: &[u8]) -> Vec<u8> {
+/// `v` with each `marker` followed by two hex digits decoded (`%41` in
+/// RFC 2231 values, `=41` in RFC 2047 Q words, where `_` is also a
+/// space when `underscore_space`); anything else is kept as it is.
+fn unescape(v: &[u8], marker: u8, underscore_space: bool) -> Vec<u8> {
     let mut out = Vec::with_capacity(v.len());
     let mut i = 0;
     while let Some(&c) = v.get(i) {
-        let pair = if c == b'%' {
+        let pair = if c == marker {
             hex_pair(v.get(i + 1), v.get(i + 2))
         } else {
             None
@@ -1001,7 +1007,7 @@ fn percent_decode(v: &[u8]) -> Vec<u8> {
             i += 3;
             continue;
         }
-        out.push(c);
+        out.push(if underscore_space && c == b'_' { b' ' } else { c });
         i += 1;
     }
     out
@@ -1053,26 +1059,6 @@ fn parse_word(v: &[u8], at: usize) -> Option<Word<'_>> {
     Some(Word { charset, base64, payload, end: at + p0 + close + 2 })
 }
 
-fn decode_q(payload: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(payload.len());
-    let mut i = 0;
-    while let Some(&c) = payload.get(i) {
-        let pair = if c == b'=' {
-            hex_pair(payload.get(i + 1), payload.get(i + 2))
-        } else {
-            None
-        };
-        if let Some(b) = pair {
-            out.push(b);
-            i += 3;
-            continue;
-        }
-        out.push(if c == b'_' { b' ' } else { c });
-        i += 1;
-    }
-    out
-}
-
 fn encoding_for(label: &[u8]) -> Option<&'static Encoding> {
     let s = String::from_utf8_lossy(label);
     if is_ascii_label(&s) { Some(UTF_8) } else { Encoding::for_label(label) }
@@ -1117,7 +1103,7 @@ fn decode_words(
         let bytes = if word.base64 {
             decode_base64(word.payload).0
         } else {
-            decode_q(word.payload)
+            unescape(word.payload, b'=', true)
         };
         let enc = match encoding_for(word.charset) {
             Some(e) => e,
@@ -1491,156 +1477,6 @@ fn split_multipart(
         parts.push((s, body.len().max(s)));
     }
     (parts, false)
-}
-
-// ---------------------------------------------------------------------
-// URI references: just enough of RFC 3986 for Content-Location.
-
-/// Whether `s` starts with a scheme and `:` (RFC 3986 section 3.1).
-fn is_absolute(s: &str) -> bool {
-    match s.find(':') {
-        Some(n) if n > 0 => {
-            let scheme = s.get(..n).unwrap_or("");
-            scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-                && scheme.bytes().all(|c| {
-                    c.is_ascii_alphanumeric()
-                        || matches!(c, b'+' | b'-' | b'.')
-                })
-        }
-        _ => false,
-    }
-}
-
-struct UriParts<'a> {
-    scheme: Option<&'a str>,
-    authority: Option<&'a str>,
-    path: &'a str,
-    query: Option<&'a str>,
-    fragment: Option<&'a str>,
-}
-
-/// RFC 3986 Appendix B.
-fn split_uri(s: &str) -> UriParts<'_> {
-    let (s, fragment) = match s.split_once('#') {
-        Some((a, f)) => (a, Some(f)),
-        None => (s, None),
-    };
-    let (s, query) = match s.split_once('?') {
-        Some((a, q)) => (a, Some(q)),
-        None => (s, None),
-    };
-    let (scheme, s) = match s.find(':') {
-        Some(n)
-            if is_absolute(s) && !s.get(..n).unwrap_or("").contains('/') =>
-        {
-            (s.get(..n), s.get(n + 1..).unwrap_or(""))
-        }
-        _ => (None, s),
-    };
-    let (authority, path) = match s.strip_prefix("//") {
-        Some(rest) => {
-            let n = rest.find('/').unwrap_or(rest.len());
-            (rest.get(..n), rest.get(n..).unwrap_or(""))
-        }
-        None => (None, s),
-    };
-    UriParts { scheme, authority, path, query, fragment }
-}
-
-/// RFC 3986 section 5.2.4.
-fn remove_dot_segments(path: &str) -> String {
-    let mut input = path;
-    let mut out = String::with_capacity(path.len());
-    while !input.is_empty() {
-        if let Some(r) = input.strip_prefix("../") {
-            input = r;
-        } else if let Some(r) = input.strip_prefix("./") {
-            input = r;
-        } else if input.starts_with("/./") {
-            input = input.get(2..).unwrap_or("");
-        } else if input == "/." {
-            input = "/";
-        } else if input.starts_with("/../") || input == "/.." {
-            input = if input == "/.." {
-                "/"
-            } else {
-                input.get(3..).unwrap_or("")
-            };
-            let cut = out.rfind('/').unwrap_or(0);
-            out.truncate(cut);
-        } else if input == "." || input == ".." {
-            input = "";
-        } else {
-            let skip = usize::from(input.starts_with('/'));
-            let n = input
-                .get(skip..)
-                .and_then(|r| r.find('/'))
-                .map_or(input.len(), |k| k + skip);
-            out.push_str(input.get(..n).unwrap_or(""));
-            input = input.get(n..).unwrap_or("");
-        }
-    }
-    out
-}
-
-/// Resolves `reference` against the absolute `base` (RFC 3986 section
-/// 5.2, strict).
-fn resolve(base: &str, reference: &str) -> String {
-    let b = split_uri(base);
-    let r = split_uri(reference);
-    let (scheme, authority, path, query);
-    if r.scheme.is_some() {
-        scheme = r.scheme;
-        authority = r.authority;
-        path = remove_dot_segments(r.path);
-        query = r.query;
-    } else {
-        scheme = b.scheme;
-        if r.authority.is_some() {
-            authority = r.authority;
-            path = remove_dot_segments(r.path);
-            query = r.query;
-        } else {
-            authority = b.authority;
-            if r.path.is_empty() {
-                path = b.path.to_string();
-                query = r.query.or(b.query);
-            } else {
-                let merged = if r.path.starts_with('/') {
-                    r.path.to_string()
-                } else if b.authority.is_some() && b.path.is_empty() {
-                    format!("/{}", r.path)
-                } else {
-                    let dir = b
-                        .path
-                        .rfind('/')
-                        .map_or("", |n| b.path.get(..=n).unwrap_or(""));
-                    format!("{dir}{}", r.path)
-                };
-                path = remove_dot_segments(&merged);
-                query = r.query;
-            }
-        }
-    }
-    let mut out = String::new();
-    if let Some(s) = scheme {
-        out.push_str(s);
-        out.push(':');
-    }
-    if let Some(a) = authority {
-        out.push_str("//");
-        out.push_str(a);
-    }
-    out.push_str(&path);
-    if let Some(q) = query {
-        out.push('?');
-        out.push_str(q);
-    }
-    if let Some(f) = r.fragment {
-        out.push('#');
-        out.push_str(f);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -2019,25 +1855,6 @@ mod tests {
         assert_eq!(composed.raw_offset(0), 1005);
         assert_eq!(composed.raw_offset(5), 1012);
         assert_eq!(OffsetMap::default().raw_offset(7), 7);
-    }
-
-    #[test]
-    fn resolution() {
-        let base = "http://a/b/c/d;p?q";
-        for (r, want) in [
-            ("g", "http://a/b/c/g"),
-            ("./g/", "http://a/b/c/g/"),
-            ("/g", "http://a/g"),
-            ("//g", "http://g"),
-            ("?y", "http://a/b/c/d;p?y"),
-            ("#s", "http://a/b/c/d;p?q#s"),
-            ("../../../g", "http://a/g"),
-            ("g;x=1/../y", "http://a/b/c/y"),
-            ("", "http://a/b/c/d;p?q"),
-            ("http:g", "http:g"),
-        ] {
-            assert_eq!(resolve(base, r), want, "{r}");
-        }
     }
 
     #[test]
