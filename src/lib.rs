@@ -90,7 +90,7 @@ pub use crate::delimit::OPAQUE_SCHEMES;
 pub use crate::hit::{Context, Decoded, Hit, Provenance, Source};
 pub use crate::pipeline::{
     BuildError, DEFAULT_MAX_URL_LEN, Extractor, ExtractorBuilder, Input,
-    InputInfo, Sink, Summary, Unique,
+    InputInfo, Sink, Summary,
 };
 pub use crate::validate::Uri;
 

@@ -17,7 +17,6 @@
 //! The output is therefore the same for every chunk size and thread
 //! count, which the tests check down to 1-byte chunks.
 
-use std::collections::HashSet;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Read};
@@ -1176,28 +1175,6 @@ fn end_segment(seg: &Segment, carry: &mut Carry) {
         Some(p) => Some(seg.base + p as u64),
         None => carry.nl_before_buf,
     };
-}
-
-/// Hits with the same URL are reported once: the set of URLs seen.
-#[derive(Debug, Default)]
-pub struct Unique {
-    seen: HashSet<String>,
-}
-
-impl Unique {
-    /// An empty set.
-    pub fn new() -> Unique {
-        Unique::default()
-    }
-
-    /// Whether `url` is new (and remember it).
-    pub fn first(&mut self, url: &str) -> bool {
-        if self.seen.contains(url) {
-            return false;
-        }
-        self.seen.insert(url.to_string());
-        true
-    }
 }
 
 #[cfg(test)]

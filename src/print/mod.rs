@@ -6,7 +6,9 @@
 use std::io::{self, Write};
 
 use crate::hit::Hit;
-use crate::pipeline::{InputInfo, Sink, Unique};
+use std::collections::HashSet;
+
+use crate::pipeline::{InputInfo, Sink};
 
 mod json;
 mod sanitize;
@@ -74,7 +76,8 @@ impl Default for PrintOptions {
 pub struct Printer<W> {
     out: W,
     opts: PrintOptions,
-    unique: Unique,
+    /// The URLs printed so far, for `unique`.
+    seen: HashSet<String>,
     printed: u64,
     count: u64,
     errors: Vec<String>,
@@ -86,7 +89,7 @@ impl<W: Write> Printer<W> {
         Printer {
             out,
             opts,
-            unique: Unique::new(),
+            seen: HashSet::new(),
             printed: 0,
             count: 0,
             errors: Vec::new(),
@@ -114,8 +117,11 @@ impl<W: Write> Printer<W> {
             return false;
         }
         if self.opts.unique {
-            let key = self.text(hit).to_string();
-            return self.unique.first(&key);
+            let key = self.text(hit);
+            if self.seen.contains(key) {
+                return false;
+            }
+            self.seen.insert(key.to_string());
         }
         true
     }
