@@ -80,30 +80,17 @@ pub struct Printer<W> {
     seen: HashSet<String>,
     printed: u64,
     count: u64,
-    errors: Vec<String>,
 }
 
 impl<W: Write> Printer<W> {
     /// A printer writing to `out`.
     pub fn new(out: W, opts: PrintOptions) -> Printer<W> {
-        Printer {
-            out,
-            opts,
-            seen: HashSet::new(),
-            printed: 0,
-            count: 0,
-            errors: Vec::new(),
-        }
+        Printer { out, opts, seen: HashSet::new(), printed: 0, count: 0 }
     }
 
     /// Hits printed (or counted) so far.
     pub fn printed(&self) -> u64 {
         self.printed
-    }
-
-    /// Messages about inputs that failed, in order (for stderr).
-    pub fn take_messages(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.errors)
     }
 
     /// The writer back, flushed.
@@ -189,17 +176,9 @@ impl<W: Write> Sink for Printer<W> {
         Ok(())
     }
 
-    fn error(
-        &mut self,
-        input: &InputInfo,
-        error: &io::Error,
-    ) -> io::Result<()> {
-        self.out.flush()?;
-        self.errors.push(format!(
-            "{}: {}",
-            escape_for_terminal(&input.name),
-            error
-        ));
-        Ok(())
+    /// Flush what was printed, so that a message about the input (which
+    /// the caller writes to stderr) comes after the hits before it.
+    fn error(&mut self, _: &InputInfo, _: &io::Error) -> io::Result<()> {
+        self.out.flush()
     }
 }

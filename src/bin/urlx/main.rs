@@ -80,9 +80,7 @@ impl<W: Write> Sink for CliSink<W> {
     ) -> io::Result<()> {
         self.failed = true;
         self.printer.error(input, error)?;
-        for m in self.printer.take_messages() {
-            eprintln!("urlx: {m}");
-        }
+        eprintln!("urlx: {}: {error}", escape_for_terminal(&input.name));
         Ok(())
     }
 
