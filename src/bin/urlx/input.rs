@@ -1,11 +1,13 @@
-//! Inputs: turns the PATH arguments into an ordered, lazy sequence of
-//! library `Input`s (stdin, files, directories walked recursively with
-//! their entries sorted). Walking errors become inputs that fail to open,
-//! so they are reported in order and the run goes on.
+//! Inputs: walks the PATH arguments (stdin, files, directories walked
+//! recursively with their entries sorted) into an ordered sequence of
+//! what was found, on its own thread, and turns each into a library
+//! `Input`. Walking errors become inputs that fail to open, so they are
+//! reported in order and the run goes on.
 
 use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 
 use urlx::Input;
 use urlx::decompress::{Compression, decoder, sniffed};
@@ -13,61 +15,110 @@ use urlx::decompress::{Compression, decoder, sniffed};
 /// The name standard input is reported under.
 pub const STDIN_NAME: &str = "<stdin>";
 
+/// What the walk found, in order. `explicit` is true for paths named on
+/// the command line (as opposed to found in a directory).
+pub enum Found {
+    Stdin,
+    File { path: PathBuf, len: Option<u64>, explicit: bool },
+    Error { path: PathBuf, error: io::Error },
+}
+
 /// One path to visit, and whether the user named it.
 enum Todo {
     Path(PathBuf, bool),
     Error(PathBuf, io::Error),
 }
 
-/// Lazily walks the given paths in order.
-pub struct Inputs {
-    stack: Vec<Todo>,
-    explicit: Vec<bool>,
-    /// Decompress every input by its magic bytes (-z).
-    sniff: bool,
+/// Walk `paths` on a thread of its own (so that listing directories and
+/// reading file metadata overlap with scanning); the receiver yields
+/// what it finds, in order.
+pub fn walk(paths: Vec<PathBuf>) -> mpsc::Receiver<Found> {
+    let (tx, rx) = mpsc::sync_channel(4096);
+    std::thread::spawn(move || {
+        for found in Walk::new(&paths) {
+            if tx.send(found).is_err() {
+                break; // the search stopped
+            }
+        }
+    });
+    rx
 }
 
-impl Inputs {
-    pub fn new(paths: &[PathBuf], sniff: bool) -> Inputs {
-        let stack =
-            paths.iter().rev().map(|p| Todo::Path(p.clone(), true)).collect();
-        Inputs { stack, explicit: Vec::new(), sniff }
+/// The library input for what was found, and whether it was named on
+/// the command line.
+pub fn to_input(found: Found, sniff: bool) -> (Input<'static>, bool) {
+    match found {
+        Found::Stdin => {
+            let input = Input::new(STDIN_NAME, move || {
+                let stdin = io::stdin();
+                if sniff { sniffed(stdin) } else { Ok(Box::new(stdin)) }
+            });
+            (input, true)
+        }
+        Found::Error { path, error } => {
+            let input =
+                Input::new(name_of(&path), move || Err::<File, _>(error));
+            (input, false)
+        }
+        Found::File { path, len, explicit } => {
+            let name = name_of(&path);
+            if !sniff && Compression::from_path(&path) == Compression::None {
+                // Read by the scanning threads themselves.
+                let input = match len {
+                    Some(len) => Input::file_with_len(name, path, len),
+                    None => Input::file(name, path),
+                };
+                return (input, explicit);
+            }
+            let input = Input::new(name, move || {
+                let file = File::open(&path)?;
+                if sniff {
+                    sniffed(file)
+                } else {
+                    decoder(file, Compression::from_path(&path))
+                }
+            });
+            (input, explicit)
+        }
     }
+}
 
-    /// Whether input number `index` (in the order produced) was named on
-    /// the command line rather than found in a directory.
-    pub fn was_explicit(explicit: &[bool], index: usize) -> bool {
-        explicit.get(index).copied().unwrap_or(true)
-    }
+/// Whether input number `index` (in the order produced) was named on the
+/// command line rather than found in a directory.
+pub fn was_explicit(explicit: &[bool], index: usize) -> bool {
+    explicit.get(index).copied().unwrap_or(true)
 }
 
 fn name_of(p: &Path) -> String {
     p.to_string_lossy().into_owned()
 }
 
-impl Iterator for Inputs {
-    type Item = (Input<'static>, bool);
+/// Lazily walks the given paths in order.
+struct Walk {
+    stack: Vec<Todo>,
+}
 
-    fn next(&mut self) -> Option<(Input<'static>, bool)> {
+impl Walk {
+    fn new(paths: &[PathBuf]) -> Walk {
+        let stack =
+            paths.iter().rev().map(|p| Todo::Path(p.clone(), true)).collect();
+        Walk { stack }
+    }
+}
+
+impl Iterator for Walk {
+    type Item = Found;
+
+    fn next(&mut self) -> Option<Found> {
         loop {
-            let todo = self.stack.pop()?;
-            let (path, explicit) = match todo {
-                Todo::Error(path, e) => {
-                    let input =
-                        Input::new(name_of(&path), move || Err::<File, _>(e));
-                    self.explicit.push(false);
-                    return Some((input, false));
+            let (path, explicit) = match self.stack.pop()? {
+                Todo::Error(path, error) => {
+                    return Some(Found::Error { path, error });
                 }
                 Todo::Path(p, explicit) => (p, explicit),
             };
             if explicit && path.as_os_str() == "-" {
-                self.explicit.push(true);
-                let sniff = self.sniff;
-                let input = Input::new(STDIN_NAME, move || {
-                    let stdin = io::stdin();
-                    if sniff { sniffed(stdin) } else { Ok(Box::new(stdin)) }
-                });
-                return Some((input, true));
+                return Some(Found::Stdin);
             }
             // Named paths are followed; inside directories, symbolic
             // links are not (no loops, as ripgrep and fd by default).
@@ -87,32 +138,13 @@ impl Iterator for Inputs {
                 },
                 Ok(m) if m.file_type().is_symlink() => {}
                 Ok(m) if !explicit && !m.is_file() => {} // fifos, sockets
-                _ => {
-                    // Open errors (missing, permission) surface here.
-                    self.explicit.push(explicit);
-                    let kind = Compression::from_path(&path);
-                    if !self.sniff && kind == Compression::None {
-                        // Read by the scanning threads themselves.
-                        let name = name_of(&path);
-                        let input = match meta {
-                            Ok(m) if m.is_file() => {
-                                Input::file_with_len(name, path, m.len())
-                            }
-                            _ => Input::file(name, path),
-                        };
-                        return Some((input, explicit));
-                    }
-                    let p = path.clone();
-                    let sniff = self.sniff;
-                    let input = Input::new(name_of(&path), move || {
-                        let file = File::open(&p)?;
-                        if sniff {
-                            sniffed(file)
-                        } else {
-                            decoder(file, Compression::from_path(&p))
-                        }
-                    });
-                    return Some((input, explicit));
+                Ok(m) => {
+                    let len = m.is_file().then_some(m.len());
+                    return Some(Found::File { path, len, explicit });
+                }
+                // Open errors (missing, permission) surface when opened.
+                Err(_) => {
+                    return Some(Found::File { path, len: None, explicit });
                 }
             }
         }

@@ -13,7 +13,6 @@ use urlx::print::{Format, PrintOptions, Printer, escape_for_terminal};
 use urlx::{Extractor, Hit, InputInfo, Sink};
 
 use crate::args::{Args, ResolveArgs};
-use crate::input::Inputs;
 
 fn main() -> ExitCode {
     let argv: Vec<_> = std::env::args_os().collect();
@@ -91,7 +90,7 @@ impl<W: Write> Sink for CliSink<W> {
         skipped: bool,
     ) -> io::Result<()> {
         let explicit = self.explicit.borrow();
-        if Inputs::was_explicit(&explicit, input.index) {
+        if input::was_explicit(&explicit, input.index) {
             let what = if skipped { "skipped" } else { "searched up to it" };
             eprintln!(
                 "urlx: {}: binary file (NUL byte at offset {offset}), {what}; \
@@ -154,11 +153,12 @@ fn run(args: Args) -> anyhow::Result<u8> {
         failed: false,
     };
     let flags = explicit.clone();
-    let inputs =
-        Inputs::new(&paths, args.search_zip).map(move |(input, was)| {
-            flags.borrow_mut().push(was);
-            input
-        });
+    let sniff = args.search_zip;
+    let inputs = input::walk(paths).into_iter().map(move |found| {
+        let (input, was) = input::to_input(found, sniff);
+        flags.borrow_mut().push(was);
+        input
+    });
     let summary = extractor.search(inputs, &mut sink)?;
     let printed = sink.printer.printed();
     sink.printer.into_inner()?;
