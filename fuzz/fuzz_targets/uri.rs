@@ -8,7 +8,9 @@ use urlx::validate::Uri;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(s) = std::str::from_utf8(data) else { return };
-    let (a, b) = s.split_at(s.char_indices().nth(s.chars().count() / 2).map_or(0, |(i, _)| i));
+    let (a, b) = s.split_at(
+        s.char_indices().nth(s.chars().count() / 2).map_or(0, |(i, _)| i),
+    );
     let uri = Uri::parse(s);
     let valid = uri.errors().is_empty();
     if urlx::stages::quick_valid(s) {
