@@ -1235,3 +1235,59 @@ mod safety {
         assert!(r.stderr.contains("x%1By"), "{:?}", r.stderr);
     }
 }
+
+mod memory {
+    //! Bounded memory: the input is streamed, never read whole.
+    use super::*;
+
+    /// Peak resident memory (VmHWM, KiB) of a run of the binary reading
+    /// `total` bytes of `unit` repeated from standard input, polled from
+    /// /proc while it runs.
+    fn peak_kib(unit: &[u8], total: usize) -> u64 {
+        let mut child = Command::new(BIN)
+            .args(["-c", "--format", "text", "-j2"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        let status = format!("/proc/{}/status", child.id());
+        let mut stdin = child.stdin.take().unwrap();
+        let mut peak = 0;
+        let mut sent = 0;
+        while sent < total {
+            stdin.write_all(unit).unwrap();
+            sent += unit.len();
+            if let Ok(s) = fs::read_to_string(&status) {
+                for line in s.lines() {
+                    if let Some(v) = line.strip_prefix("VmHWM:") {
+                        let kib = v.trim().trim_end_matches(" kB").trim();
+                        peak = peak.max(kib.parse().unwrap_or(0));
+                    }
+                }
+            }
+        }
+        drop(stdin);
+        assert!(child.wait().unwrap().code().is_some_and(|c| c <= 1));
+        peak
+    }
+
+    #[test]
+    fn a_long_line_without_newline_streams() {
+        // 96 MiB in one line: at most a few batches are held at once.
+        let unit = b"abcdefgh".repeat(1 << 16);
+        let peak = peak_kib(&unit, 96 << 20);
+        assert!(peak > 0, "VmHWM not read");
+        assert!(peak < 48 << 10, "peak RSS {peak} KiB");
+    }
+
+    #[test]
+    fn dense_urls_stream() {
+        let line = b"see <http://a.example/very/long-\n path/x.html> and http://b.example/q?x=1. Note: 10:30\n";
+        let unit = line.repeat(1 << 12);
+        // Two URLs every 88 bytes: the hits of three 4 MiB batches in
+        // flight dominate; the target is 64 MiB whatever the input.
+        let peak = peak_kib(&unit, 48 << 20);
+        assert!(peak > 0, "VmHWM not read");
+        assert!(peak < 64 << 10, "peak RSS {peak} KiB");
+    }
+}
