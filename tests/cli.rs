@@ -1291,3 +1291,78 @@ mod memory {
         assert!(peak < 64 << 10, "peak RSS {peak} KiB");
     }
 }
+
+mod failures {
+    //! Inputs that change or loop while they are read.
+    use super::*;
+
+    #[test]
+    fn a_directory_symlink_loop_ends() {
+        let d = tree(&[("a/f.txt", b"http://f.example/\n")]);
+        std::os::unix::fs::symlink(".", d.path().join("a/loop")).unwrap();
+        // Inside a walk the link is not followed; named, it is followed
+        // once and its own link inside is not.
+        let r = urlx_at(d.path(), &["a"]);
+        r.expect("a/f.txt:http://f.example/\n", 0);
+        let r = urlx_at(d.path(), &["a/loop"]);
+        r.expect("a/loop/f.txt:http://f.example/\n", 0);
+    }
+
+    #[test]
+    fn a_file_that_shrinks_while_read_ends_cleanly() {
+        // 1 MiB of lines with a URL each, read in 16 KiB parts; the sink
+        // truncates the file to 100 KiB at the first hit, while later
+        // parts are still to be read. The search must end the input
+        // once, without an error, with the hits in order.
+        struct Shrink {
+            path: PathBuf,
+            hits: Vec<u64>,
+            ends: usize,
+        }
+        impl urlx::Sink for Shrink {
+            fn hit(
+                &mut self,
+                _: &urlx::InputInfo,
+                hit: &urlx::Hit,
+            ) -> std::io::Result<bool> {
+                if self.hits.is_empty() {
+                    let f =
+                        fs::OpenOptions::new().write(true).open(&self.path)?;
+                    f.set_len(100 << 10)?;
+                }
+                self.hits.push(hit.start());
+                Ok(true)
+            }
+            fn end(
+                &mut self,
+                _: &urlx::InputInfo,
+                _: u64,
+            ) -> std::io::Result<()> {
+                self.ends += 1;
+                Ok(())
+            }
+            fn error(
+                &mut self,
+                _: &urlx::InputInfo,
+                e: &std::io::Error,
+            ) -> std::io::Result<()> {
+                panic!("{e}")
+            }
+        }
+        let line = b"a line with http://a.example/x in it\n";
+        let d = tree(&[("big.txt", &line.repeat((1 << 20) / line.len()))]);
+        let path = d.path().join("big.txt");
+        let ex = urlx::Extractor::builder()
+            .chunk_size(16 << 10)
+            .batch_size(32 << 10)
+            .build()
+            .unwrap();
+        let mut sink =
+            Shrink { path: path.clone(), hits: Vec::new(), ends: 0 };
+        ex.search(std::iter::once(urlx::Input::file("big", &path)), &mut sink)
+            .unwrap();
+        assert_eq!(sink.ends, 1);
+        assert!(sink.hits.len() >= (100 << 10) / line.len() - 1);
+        assert!(sink.hits.windows(2).all(|w| w[0] < w[1]));
+    }
+}
