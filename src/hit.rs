@@ -4,6 +4,7 @@
 //! in its input).
 
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 use crate::validate::Uri;
 
@@ -94,7 +95,7 @@ impl Candidate {
 /// about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hit {
-    pub(crate) url: String,
+    pub(crate) url: UrlText,
     pub(crate) start: u64,
     pub(crate) end: u64,
     pub(crate) line: u64,
@@ -196,12 +197,12 @@ impl Hit {
     /// The URL as written, with its wrapper and any whitespace inserted
     /// to break it across lines removed.
     pub fn url(&self) -> &str {
-        &self.url
+        self.url.as_str()
     }
 
     /// The URL parsed into its RFC 3986 components.
     pub fn uri(&self) -> Uri<'_> {
-        Uri::parse(&self.url)
+        Uri::parse(self.url.as_str())
     }
 
     /// Byte offset, in the input, of the URL's first byte.
@@ -266,8 +267,58 @@ impl Hit {
     /// `None` when it could not be resolved.
     pub fn resolved(&self) -> Option<&str> {
         if self.resolved_is_url {
-            return Some(&self.url);
+            return Some(self.url.as_str());
         }
         self.rare.as_ref()?.resolved.as_deref()
+    }
+}
+
+/// The text of a hit's URL: a range of a buffer that the hits found in
+/// one chunk share, so that a chunk's hits cost one allocation, not one
+/// each.
+#[derive(Clone)]
+pub(crate) struct UrlText {
+    buf: Arc<str>,
+    start: u32,
+    len: u32,
+}
+
+impl UrlText {
+    /// A URL with a buffer of its own.
+    pub fn new(s: &str) -> UrlText {
+        UrlText { buf: Arc::from(s), start: 0, len: s.len() as u32 }
+    }
+
+    /// Bytes `start..start + len` of a buffer given later with
+    /// [`UrlText::attach`].
+    pub fn pending(start: usize, len: usize) -> UrlText {
+        static EMPTY: OnceLock<Arc<str>> = OnceLock::new();
+        let buf = EMPTY.get_or_init(|| Arc::from("")).clone();
+        UrlText { buf, start: start as u32, len: len as u32 }
+    }
+
+    /// Give a pending URL its buffer.
+    pub fn attach(&mut self, buf: &Arc<str>) {
+        self.buf = buf.clone();
+    }
+
+    /// The URL.
+    pub fn as_str(&self) -> &str {
+        let (s, e) = (self.start as usize, (self.start + self.len) as usize);
+        self.buf.get(s..e).unwrap_or_default()
+    }
+}
+
+impl PartialEq for UrlText {
+    fn eq(&self, other: &UrlText) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for UrlText {}
+
+impl fmt::Debug for UrlText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
     }
 }

@@ -22,13 +22,14 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::ops::Range;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use rayon::prelude::*;
 
 use crate::delimit::{LOOKAHEAD_SLACK, LOOKBACK};
 use crate::feed::{Feeder, FilePart, Item, cut_at_nul, read_at};
-use crate::hit::{Candidate, Context, Hit, Rare};
+use crate::hit::{Candidate, Context, Hit, Rare, UrlText};
 use crate::mail::mbox::{Framing, Message, Messages};
 use crate::mail::{self, Format, MailConfig};
 use crate::resolve::{normalize_dots, resolve};
@@ -903,7 +904,37 @@ impl Extractor {
             self.config.max_url_len,
             &mut cands,
         );
-        cands.into_iter().map(|c| self.finish(seg, c)).collect()
+        // The URLs of the chunk's hits share one buffer (one allocation
+        // for the chunk instead of one per hit).
+        let mut arena = String::new();
+        let base = self.config.base.as_deref();
+        let mut out: Vec<Scanned> = cands
+            .into_iter()
+            .map(|c| {
+                let hit = if c.too_long {
+                    None
+                } else {
+                    let text = c.text(&seg.buf);
+                    let url = UrlText::pending(arena.len(), text.len());
+                    let hit = self.candidate_hit_with(seg, &c, base, url);
+                    if hit.is_some() {
+                        arena.push_str(text);
+                    }
+                    hit
+                };
+                Scanned {
+                    trigger: c.trigger,
+                    resume: c.resume,
+                    start: c.start,
+                    hit,
+                }
+            })
+            .collect();
+        let arena: Arc<str> = Arc::from(arena);
+        for hit in out.iter_mut().filter_map(|s| s.hit.as_mut()) {
+            hit.url.attach(&arena);
+        }
+        out
     }
 
     /// Validate and resolve a candidate.
@@ -914,7 +945,25 @@ impl Extractor {
 
     fn to_hit(&self, seg: &Segment, c: &Candidate) -> Option<Hit> {
         let base = self.config.base.as_deref();
-        let mut hit = self.candidate_hit(&seg.buf, c, base)?;
+        let url = UrlText::new(c.text(&seg.buf));
+        self.candidate_hit_with(seg, c, base, url)
+    }
+
+    /// The hit of a candidate of a segment, positioned in the input, its
+    /// URL text kept in `url`.
+    fn candidate_hit_with(
+        &self,
+        seg: &Segment,
+        c: &Candidate,
+        base: Option<&str>,
+        url: UrlText,
+    ) -> Option<Hit> {
+        let mut hit =
+            self.build_hit_with(c.text(&seg.buf), base, c.context, url)?;
+        if let Some(ref alt) = c.alternative {
+            hit.rare.get_or_insert_with(Box::default).alternative =
+                Some(alt.clone());
+        }
         hit.start = seg.base + c.start as u64;
         hit.end = seg.base + c.end as u64;
         Some(hit)
@@ -927,6 +976,17 @@ impl Extractor {
         text: &str,
         base: Option<&str>,
         context: Context,
+    ) -> Option<Hit> {
+        self.build_hit_with(text, base, context, UrlText::new(text))
+    }
+
+    /// [`Extractor::build_hit`], the URL's text kept in `url`.
+    fn build_hit_with(
+        &self,
+        text: &str,
+        base: Option<&str>,
+        context: Context,
+        url: UrlText,
     ) -> Option<Hit> {
         if let Some(q) = quick_check(text) {
             // The common case, valid by the fast path: no parse needed.
@@ -950,7 +1010,7 @@ impl Extractor {
                 context,
                 resolved_is_url: !dots,
                 rare,
-                url: text.to_string(),
+                url,
             });
         }
         let uri = Uri::parse(text);
@@ -1005,7 +1065,7 @@ impl Extractor {
             context,
             resolved_is_url,
             rare,
-            url: text.to_string(),
+            url,
         })
     }
 
