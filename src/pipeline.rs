@@ -896,40 +896,31 @@ impl Extractor {
 
     /// Scan one chunk speculatively and validate what it finds.
     fn scan_chunk(&self, seg: &Segment, range: Range<usize>) -> Vec<Scanned> {
-        let mut cands = Vec::new();
-        scan(
-            &seg.buf,
-            range.start,
-            range.end,
-            self.config.max_url_len,
-            &mut cands,
-        );
         // The URLs of the chunk's hits share one buffer (one allocation
         // for the chunk instead of one per hit).
         let mut arena = String::new();
         let base = self.config.base.as_deref();
-        let mut out: Vec<Scanned> = cands
-            .into_iter()
-            .map(|c| {
-                let hit = if c.too_long {
-                    None
-                } else {
-                    let text = c.text(&seg.buf);
-                    let url = UrlText::pending(arena.len(), text.len());
-                    let hit = self.candidate_hit_with(seg, &c, base, url);
-                    if hit.is_some() {
-                        arena.push_str(text);
-                    }
-                    hit
-                };
-                Scanned {
-                    trigger: c.trigger,
-                    resume: c.resume,
-                    start: c.start,
-                    hit,
+        let mut out: Vec<Scanned> = Vec::new();
+        let max_len = self.config.max_url_len;
+        scan(&seg.buf, range.start, range.end, max_len, |c| {
+            let hit = if c.too_long {
+                None
+            } else {
+                let text = c.text(&seg.buf);
+                let url = UrlText::pending(arena.len(), text.len());
+                let hit = self.candidate_hit_with(seg, &c, base, url);
+                if hit.is_some() {
+                    arena.push_str(text);
                 }
-            })
-            .collect();
+                hit
+            };
+            out.push(Scanned {
+                trigger: c.trigger,
+                resume: c.resume,
+                start: c.start,
+                hit,
+            });
+        });
         let arena: Arc<str> = Arc::from(arena);
         for hit in out.iter_mut().filter_map(|s| s.hit.as_mut()) {
             hit.url.attach(&arena);
@@ -1078,7 +1069,7 @@ impl Extractor {
         base: Option<&str>,
     ) -> Vec<(Candidate, Hit)> {
         let mut cands = Vec::new();
-        scan(text, 0, text.len(), self.config.max_url_len, &mut cands);
+        scan(text, 0, text.len(), self.config.max_url_len, |c| cands.push(c));
         cands
             .into_iter()
             .filter(|c| !c.too_long)

@@ -6,7 +6,8 @@
 use crate::delimit::delimit;
 use crate::hit::Candidate;
 
-/// Find the candidates whose trigger lies in `hay[from..to]`.
+/// Find the candidates whose trigger lies in `hay[from..to]`, in order,
+/// and give each to `found`.
 ///
 /// Candidates may extend past `to` (and their scheme may start before
 /// `from`): the caller provides enough bytes around the range (see
@@ -20,7 +21,7 @@ pub(crate) fn scan(
     from: usize,
     to: usize,
     max_len: usize,
-    out: &mut Vec<Candidate>,
+    mut found: impl FnMut(Candidate),
 ) {
     let mut pos = from;
     for off in memchr::memchr_iter(b':', &hay[from..to]) {
@@ -30,7 +31,7 @@ pub(crate) fn scan(
         }
         if let Some(c) = evaluate(hay, colon, max_len) {
             pos = c.resume;
-            out.push(c);
+            found(c);
         }
     }
 }
