@@ -11,7 +11,10 @@ use clap::{Parser, ValueEnum};
 /// delimited as the URL specifications recommend (angle brackets, the
 /// URL: prefix, quotes, URLs broken across lines, trailing punctuation),
 /// and validated against RFC 3986. With no PATH, or with -, it reads
-/// standard input; directories are searched recursively.
+/// standard input; directories are searched recursively. Mail and news
+/// (mbox, Maildir, .eml, news articles; .gz, .bz2, .xz, .zst too) are
+/// decoded first: MIME, quoted-printable, base64, charsets, HTML.
+/// See --format.
 ///
 /// Exit status: 0 if a URL was printed (or counted), 1 if none, 2 if an
 /// error occurred (an input that could not be read, a bad option).
