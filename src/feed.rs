@@ -38,7 +38,7 @@ pub(crate) enum Item {
     /// job.
     Small { input: usize, file: File, len: u64 },
     /// The same, opened by the job too.
-    SmallPath { input: usize, path: PathBuf },
+    SmallPath { input: usize, path: PathBuf, len: u64 },
 }
 
 /// A range of a regular file to read and scan in one job.
@@ -176,7 +176,11 @@ impl<'a> Feeder<'a> {
                     Open::Reader(open) => open().and_then(|r| self.reader(r)),
                     Open::File(path, Some(len)) if self.is_small(len) => {
                         bytes += len as usize + 1;
-                        batch.push(Item::SmallPath { input: index, path });
+                        batch.push(Item::SmallPath {
+                            input: index,
+                            path,
+                            len,
+                        });
                         continue;
                     }
                     Open::File(path, _) => self.file_reader(&path),

@@ -588,10 +588,13 @@ impl Extractor {
                 (Item::Small { file, len, .. }, _) => {
                     self.small_file(file, *len)
                 }
-                (Item::SmallPath { path, .. }, _) => {
+                (Item::SmallPath { path, len, .. }, _) => {
+                    // Read as long as it was when listed: a file that
+                    // grew since is read as that snapshot, in bounded
+                    // memory.
                     match File::open(path).and_then(|f| {
-                        let len = f.metadata()?.len();
-                        Ok((f, len))
+                        let now = f.metadata()?.len();
+                        Ok((f, now.min(*len)))
                     }) {
                         Ok((file, len)) => self.small_file(&file, len),
                         Err(e) => {

@@ -1365,4 +1365,36 @@ mod failures {
         assert!(sink.hits.len() >= (100 << 10) / line.len() - 1);
         assert!(sink.hits.windows(2).all(|w| w[0] < w[1]));
     }
+
+    #[test]
+    fn a_file_that_grew_since_listed_is_read_as_listed() {
+        // Listed at 22 bytes (the first line), 41 when read: the snapshot
+        // as listed is scanned, in bounded memory.
+        let d =
+            tree(&[("f.txt", b"x http://a.example/ y\nhttp://b.example/\n")]);
+        let path = d.path().join("f.txt");
+        let ex = urlx::Extractor::builder().build().unwrap();
+        let mut got = Vec::new();
+        struct Keep<'a>(&'a mut Vec<String>);
+        impl urlx::Sink for Keep<'_> {
+            fn hit(
+                &mut self,
+                _: &urlx::InputInfo,
+                hit: &urlx::Hit,
+            ) -> std::io::Result<bool> {
+                self.0.push(hit.url().to_string());
+                Ok(true)
+            }
+            fn error(
+                &mut self,
+                _: &urlx::InputInfo,
+                e: &std::io::Error,
+            ) -> std::io::Result<()> {
+                panic!("{e}")
+            }
+        }
+        let input = urlx::Input::file_with_len("f", &path, 22);
+        ex.search(std::iter::once(input), &mut Keep(&mut got)).unwrap();
+        assert_eq!(got, ["http://a.example/"]);
+    }
 }
