@@ -5,6 +5,8 @@
 use proptest::prelude::*;
 use urlx::{Extractor, Hit};
 
+use crate::common::Collect;
+
 fn run(text: &[u8], chunk: usize, batch: usize) -> Vec<Hit> {
     Extractor::builder()
         .line_numbers(true)
@@ -186,26 +188,4 @@ fn every_way_of_reading_a_file_gives_the_same_hits() {
     assert!(reader.len() > 500);
     assert_eq!(run(1), reader);
     assert_eq!(run(2), reader);
-}
-
-/// A sink that keeps every hit with its input's index.
-struct Collect(Vec<(usize, Hit)>);
-
-impl urlx::Sink for Collect {
-    fn hit(
-        &mut self,
-        i: &urlx::InputInfo,
-        hit: &Hit,
-    ) -> std::io::Result<bool> {
-        self.0.push((i.index, hit.clone()));
-        Ok(true)
-    }
-
-    fn error(
-        &mut self,
-        _: &urlx::InputInfo,
-        e: &std::io::Error,
-    ) -> std::io::Result<()> {
-        panic!("{e}")
-    }
 }

@@ -1374,27 +1374,10 @@ mod failures {
             tree(&[("f.txt", b"x http://a.example/ y\nhttp://b.example/\n")]);
         let path = d.path().join("f.txt");
         let ex = urlx::Extractor::builder().build().unwrap();
-        let mut got = Vec::new();
-        struct Keep<'a>(&'a mut Vec<String>);
-        impl urlx::Sink for Keep<'_> {
-            fn hit(
-                &mut self,
-                _: &urlx::InputInfo,
-                hit: &urlx::Hit,
-            ) -> std::io::Result<bool> {
-                self.0.push(hit.url().to_string());
-                Ok(true)
-            }
-            fn error(
-                &mut self,
-                _: &urlx::InputInfo,
-                e: &std::io::Error,
-            ) -> std::io::Result<()> {
-                panic!("{e}")
-            }
-        }
+        let mut sink = crate::common::Collect(Vec::new());
         let input = urlx::Input::file_with_len("f", &path, 22);
-        ex.search(std::iter::once(input), &mut Keep(&mut got)).unwrap();
+        ex.search(std::iter::once(input), &mut sink).unwrap();
+        let got: Vec<&str> = sink.0.iter().map(|(_, h)| h.url()).collect();
         assert_eq!(got, ["http://a.example/"]);
     }
 }

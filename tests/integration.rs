@@ -1,6 +1,8 @@
 //! The integration test binary (one binary, as ripgrep does): each
 //! module below is one group of tests.
 
+// Helpers shared by the modules below.
+mod common;
 // Delimiting in context: Appendix E examples and every rule, by name.
 mod delimit;
 // Chunking and threads: output independent of how input is cut.
