@@ -90,6 +90,8 @@ pub(crate) struct Feeder<'a> {
     pub(crate) lookahead: usize,
     pub(crate) binary: bool,
     pub(crate) format: Format,
+    /// Hand over each input's lines as soon as they are read.
+    pub(crate) line_buffered: bool,
     /// Bytes of one file part.
     pub(crate) chunk: usize,
     pub(crate) max_message: usize,
@@ -137,7 +139,7 @@ impl<'a> Feeder<'a> {
     /// Decide how to read an input: its format as configured, or as its
     /// first bytes say.
     fn reader(&self, r: Box<dyn Read + 'a>) -> io::Result<Reader<'a>> {
-        let (head, r) = peek(r, 8 << 10)?;
+        let (head, r) = peek(r, 8 << 10, self.line_buffered)?;
         let format = match self.format {
             Format::Auto => mail::detect(&head),
             f => f,
@@ -150,7 +152,10 @@ impl<'a> Feeder<'a> {
             Format::Eml | Format::News | Format::Maildir => Reader::Mail(
                 Messages::new(r, Framing::Single, self.max_message),
             ),
-            _ => Reader::Text(Roll::new(r, LOOKBACK, self.lookahead)),
+            _ => Reader::Text(
+                Roll::new(r, LOOKBACK, self.lookahead)
+                    .line_buffered(self.line_buffered),
+            ),
         })
     }
 
@@ -281,6 +286,9 @@ impl<'a> Feeder<'a> {
                         self.current = None;
                     }
                     batch.push(Item::Data { input, seg, first, binary_at });
+                    if self.line_buffered {
+                        break;
+                    }
                 }
                 Ok(None) => self.current = None,
                 Err(error) => {
@@ -320,12 +328,26 @@ pub(crate) fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<usize> {
 }
 
 /// Read up to `n` bytes from the start of `r` (fewer only at its end).
+/// With `one_read`, what one read returns (a live stream must not wait
+/// for more).
 pub(crate) fn peek<'a>(
     mut r: Box<dyn Read + 'a>,
     n: usize,
+    one_read: bool,
 ) -> io::Result<(Vec<u8>, Box<dyn Read + 'a>)> {
     let mut head = Vec::with_capacity(n);
-    (&mut r).take(n as u64).read_to_end(&mut head)?;
+    if one_read {
+        head.resize(n, 0);
+        let got = loop {
+            match r.read(&mut head) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                other => break other?,
+            }
+        };
+        head.truncate(got);
+    } else {
+        (&mut r).take(n as u64).read_to_end(&mut head)?;
+    }
     Ok((head, r))
 }
 

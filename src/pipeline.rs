@@ -69,6 +69,7 @@ pub struct ExtractorBuilder {
     binary: bool,
     format: Format,
     mail: MailConfig,
+    line_buffered: bool,
 }
 
 impl Default for ExtractorBuilder {
@@ -91,6 +92,7 @@ impl ExtractorBuilder {
             binary: false,
             format: Format::Text,
             mail: MailConfig::default(),
+            line_buffered: false,
         }
     }
 
@@ -142,6 +144,15 @@ impl ExtractorBuilder {
     /// over the whole input).
     pub fn line_numbers(&mut self, yes: bool) -> &mut Self {
         self.line_numbers = yes;
+        self
+    }
+
+    /// Line-buffered: hand each input's lines to the sink as soon as
+    /// they are read (for live streams such as `tail -f`), at the cost of
+    /// throughput; a URL wrapped across a line break can then be cut
+    /// where a read ended. Regular files are read as usual.
+    pub fn line_buffered(&mut self, yes: bool) -> &mut Self {
+        self.line_buffered = yes;
         self
     }
 
@@ -272,6 +283,12 @@ pub struct InputInfo {
 
 /// Receives the results of [`Extractor::search`], in input order.
 pub trait Sink {
+    /// Everything given so far should reach its destination now (called
+    /// after each piece of input in line-buffered mode).
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+
     /// A problem met decoding message number `message` of the input
     /// (best effort was made); given once per message, before its hits.
     fn warning(
@@ -503,11 +520,27 @@ impl Extractor {
             lookahead: cfg.max_url_len + LOOKAHEAD_SLACK,
             binary: cfg.binary,
             format: cfg.format,
+            line_buffered: cfg.line_buffered,
             chunk: cfg.chunk_size,
             max_message: cfg.mail.max_message,
             pool: Vec::new(),
         };
         let mut state = MergeState::default();
+        if cfg.line_buffered {
+            // Read, scan and hand over each piece as soon as it is read.
+            loop {
+                let batch = feeder.batch(cfg.batch_size);
+                if batch.is_empty() {
+                    break;
+                }
+                let scanned = self.scan_batch(batch);
+                if !self.merge_batch(scanned, &mut feeder, &mut state, sink)? {
+                    break;
+                }
+                sink.flush()?;
+            }
+            return Ok(state.summary);
+        }
         if rayon::current_num_threads() <= 1 {
             // One thread: read, scan, merge, one after the other.
             loop {

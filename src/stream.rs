@@ -42,6 +42,7 @@ pub(crate) struct Roll<R> {
     lookback: usize,
     lookahead: usize,
     eof: bool,
+    line_buffered: bool,
 }
 
 impl<R: Read> Roll<R> {
@@ -54,6 +55,7 @@ impl<R: Read> Roll<R> {
             lookback,
             lookahead,
             eof: false,
+            line_buffered: false,
         }
     }
 
@@ -77,6 +79,9 @@ impl<R: Read> Roll<R> {
         buf.clear();
         buf.extend_from_slice(&self.carry);
         let mut eof = false;
+        if self.line_buffered {
+            return self.next_lines(buf, want);
+        }
         while buf.len() < want {
             // `take` + `read_to_end` fills spare capacity without zeroing.
             let limit = (want - buf.len()) as u64;
@@ -94,6 +99,54 @@ impl<R: Read> Roll<R> {
             }
         }
         let own_end = if eof { buf.len() } else { buf.len() - self.lookahead };
+        Ok(Some(self.cut(buf, own_end, eof)))
+    }
+
+    /// Line-buffered: one read at a time, and a segment as soon as the
+    /// bytes read end a line (so a live stream's URLs come out as its
+    /// lines do; a URL wrapped across a line break can then be cut where
+    /// a read ended).
+    fn next_lines(
+        &mut self,
+        mut buf: Vec<u8>,
+        want: usize,
+    ) -> io::Result<Option<Segment>> {
+        loop {
+            let old = buf.len();
+            buf.resize(old + (64 << 10), 0);
+            match self.reader.read(&mut buf[old..]) {
+                Ok(0) => {
+                    buf.truncate(old);
+                    let end = buf.len();
+                    return Ok(Some(self.cut(buf, end, true)));
+                }
+                Ok(n) => {
+                    buf.truncate(old + n);
+                    let pending = &buf[self.own_start.min(buf.len())..];
+                    if let Some(p) = memchr::memrchr(b'\n', pending) {
+                        let end = self.own_start + p + 1;
+                        return Ok(Some(self.cut(buf, end, false)));
+                    }
+                    if buf.len() >= want {
+                        let end = buf.len() - self.lookahead;
+                        return Ok(Some(self.cut(buf, end, false)));
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {
+                    buf.truncate(old);
+                }
+                Err(e) => {
+                    buf.truncate(old);
+                    self.eof = true;
+                    return Err(e);
+                }
+            }
+        }
+    }
+
+    /// The segment owning `buf[own_start..own_end]`; keep what the next
+    /// one needs.
+    fn cut(&mut self, buf: Vec<u8>, own_end: usize, eof: bool) -> Segment {
         let own = self.own_start..own_end;
         let base = self.carry_base;
         if !eof {
@@ -104,7 +157,13 @@ impl<R: Read> Roll<R> {
             self.own_start = own_end - keep;
         }
         self.eof = eof;
-        Ok(Some(Segment { buf, base, own, eof }))
+        Segment { buf, base, own, eof }
+    }
+
+    /// Read line by line (see `next_lines`).
+    pub fn line_buffered(mut self, yes: bool) -> Self {
+        self.line_buffered = yes;
+        self
     }
 }
 

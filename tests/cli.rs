@@ -1380,4 +1380,29 @@ mod failures {
         let got: Vec<&str> = sink.0.iter().map(|(_, h)| h.url()).collect();
         assert_eq!(got, ["http://a.example/"]);
     }
+
+    #[test]
+    fn line_buffered_prints_each_line_as_it_comes() {
+        // The second line is written only after the first URL was read
+        // back: without --line-buffered this would wait forever.
+        let mut child = Command::new(BIN)
+            .arg("--line-buffered")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        stdin.write_all(b"see http://a.example/one now\n").unwrap();
+        stdin.flush().unwrap();
+        out.read_line(&mut line).unwrap();
+        assert_eq!(line, "http://a.example/one\n");
+        stdin.write_all(b"<http://b.example/two>\n").unwrap();
+        drop(stdin);
+        line.clear();
+        out.read_line(&mut line).unwrap();
+        assert_eq!(line, "http://b.example/two\n");
+        assert_eq!(child.wait().unwrap().code(), Some(0));
+    }
 }

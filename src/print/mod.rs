@@ -165,6 +165,10 @@ impl<W: Write> Sink for Printer<W> {
         Ok(true)
     }
 
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
     fn end(&mut self, input: &InputInfo, _hits: u64) -> io::Result<()> {
         if self.opts.format == Format::Count {
             if self.opts.with_filename {

@@ -108,6 +108,12 @@ pub struct Args {
     #[arg(long)]
     pub message_id: bool,
 
+    /// Print URLs as soon as the lines holding them are read from a pipe
+    /// or standard input (for `tail -f | urlx`), at some cost in speed;
+    /// a URL wrapped across lines can then be cut where a read ended.
+    #[arg(long)]
+    pub line_buffered: bool,
+
     /// Number of threads (default: the number of CPUs).
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,

@@ -58,6 +58,10 @@ impl<W: Write> Sink for CliSink<W> {
         self.printer.end(input, hits)
     }
 
+    fn flush(&mut self) -> io::Result<()> {
+        self.printer.flush()
+    }
+
     fn warning(
         &mut self,
         input: &InputInfo,
@@ -139,7 +143,8 @@ fn run(args: Args) -> anyhow::Result<u8> {
         .base(args.base.as_deref())
         .line_numbers(opts.line_number || args.json)
         .binary(args.text)
-        .format(args.format.into());
+        .format(args.format.into())
+        .line_buffered(args.line_buffered);
     if !args.scheme.is_empty() {
         builder.schemes(&args.scheme);
     }
