@@ -526,8 +526,9 @@ impl Extractor {
             pool: Vec::new(),
         };
         let mut state = MergeState::default();
-        if cfg.line_buffered {
-            // Read, scan and hand over each piece as soon as it is read.
+        if cfg.line_buffered || rayon::current_num_threads() <= 1 {
+            // Read, scan, merge, one after the other (line-buffered: and
+            // hand each piece over as soon as it is read).
             loop {
                 let batch = feeder.batch(cfg.batch_size);
                 if batch.is_empty() {
@@ -537,20 +538,8 @@ impl Extractor {
                 if !self.merge_batch(scanned, &mut feeder, &mut state, sink)? {
                     break;
                 }
-                sink.flush()?;
-            }
-            return Ok(state.summary);
-        }
-        if rayon::current_num_threads() <= 1 {
-            // One thread: read, scan, merge, one after the other.
-            loop {
-                let batch = feeder.batch(cfg.batch_size);
-                if batch.is_empty() {
-                    break;
-                }
-                let scanned = self.scan_batch(batch);
-                if !self.merge_batch(scanned, &mut feeder, &mut state, sink)? {
-                    break;
+                if cfg.line_buffered {
+                    sink.flush()?;
                 }
             }
             return Ok(state.summary);
