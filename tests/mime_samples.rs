@@ -379,3 +379,26 @@ fn mutations_never_panic() {
         }
     }
 }
+
+#[test]
+fn undeclared_quoted_printable_is_decoded() {
+    // Declared 7bit, written quoted-printable (`href=3D"..."`, `=` at
+    // line ends): decoded, with a warning.
+    let p = parse(&sample("sa-spam2-00248-undeclared-qp.eml"));
+    let html = body_pieces(&p)
+        .into_iter()
+        .find(|x| matches!(x.source, Source::Html))
+        .expect("an HTML piece");
+    assert_eq!(html.decoded, Decoded::QuotedPrintable);
+    assert!(
+        html.text.contains(
+            "href=\"http://www.2002marketing.com/auction/index.html\""
+        )
+    );
+    assert!(!html.text.contains("=3D"));
+    assert!(
+        p.warnings
+            .iter()
+            .any(|w| w.contains("quoted-printable though declared"))
+    );
+}

@@ -681,6 +681,16 @@ impl Walker<'_> {
                 }
                 (bytes, OffsetMap::constant(start), Decoded::Base64)
             }
+            t if looks_quoted_printable(body) => {
+                // Spam often sends quoted-printable without saying so:
+                // `=3D` in attributes and `=` at line ends.
+                self.warn(format!(
+                    "{w}: quoted-printable though declared {:?}, decoded",
+                    if t.is_empty() { "7bit" } else { t }
+                ));
+                let (bytes, map, _) = decode_qp(body, start);
+                (bytes, map, Decoded::QuotedPrintable)
+            }
             t => {
                 if !matches!(t, "" | "7bit" | "8bit" | "binary") {
                     self.warn(format!(
@@ -1179,6 +1189,16 @@ fn push_plain(
 
 // ---------------------------------------------------------------------
 // Transfer encodings and charsets.
+
+/// Whether a body not declared quoted-printable plainly is: it has both
+/// an encoded `=` (`=3D`) and a soft line break (`=` at a line end).
+fn looks_quoted_printable(body: &[u8]) -> bool {
+    let encoded_eq = memchr::memmem::find(body, b"=3D").is_some()
+        || memchr::memmem::find(body, b"=3d").is_some();
+    encoded_eq
+        && (memchr::memmem::find(body, b"=\n").is_some()
+            || memchr::memmem::find(body, b"=\r\n").is_some())
+}
 
 /// Decodes quoted-printable `body` (at raw offset `base`). Returns the
 /// bytes, their map, and whether the input was valid.
