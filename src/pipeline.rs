@@ -933,11 +933,11 @@ impl Extractor {
             } else {
                 let text = c.text(&seg.buf);
                 let url = UrlText::pending(arena.len(), text.len());
-                let hit = self.candidate_hit_with(seg, &c, base, url);
+                let hit = self.candidate_hit(text, &c, base, url);
                 if hit.is_some() {
                     arena.push_str(text);
                 }
-                hit
+                hit.map(|h| placed(h, seg, &c))
             };
             out.push(Scanned {
                 trigger: c.trigger,
@@ -961,28 +961,9 @@ impl Extractor {
 
     fn to_hit(&self, seg: &Segment, c: &Candidate) -> Option<Hit> {
         let base = self.config.base.as_deref();
-        let url = UrlText::new(c.text(&seg.buf));
-        self.candidate_hit_with(seg, c, base, url)
-    }
-
-    /// The hit of a candidate of a segment, positioned in the input, its
-    /// URL text kept in `url`.
-    fn candidate_hit_with(
-        &self,
-        seg: &Segment,
-        c: &Candidate,
-        base: Option<&str>,
-        url: UrlText,
-    ) -> Option<Hit> {
-        let mut hit =
-            self.build_hit_with(c.text(&seg.buf), base, c.context, url)?;
-        if let Some(ref alt) = c.alternative {
-            hit.rare.get_or_insert_with(Box::default).alternative =
-                Some(alt.clone());
-        }
-        hit.start = seg.base + c.start as u64;
-        hit.end = seg.base + c.end as u64;
-        Some(hit)
+        let text = c.text(&seg.buf);
+        let hit = self.candidate_hit(text, c, base, UrlText::new(text))?;
+        Some(placed(hit, seg, c))
     }
 
     /// Validate `text` (RFC 3986) and resolve it against `base` (section
@@ -1099,21 +1080,24 @@ impl Extractor {
             .into_iter()
             .filter(|c| !c.too_long)
             .filter_map(|c| {
-                let hit = self.candidate_hit(text, &c, base)?;
+                let url = c.text(text);
+                let hit =
+                    self.candidate_hit(url, &c, base, UrlText::new(url))?;
                 Some((c, hit))
             })
             .collect()
     }
 
-    /// The hit of a delimited candidate of `buf`, with its hyphen-break
-    /// variant.
+    /// The hit of a delimited candidate whose URL is `text` (kept in
+    /// `url`), with its hyphen-break variant; positions are left 0.
     fn candidate_hit(
         &self,
-        buf: &[u8],
+        text: &str,
         c: &Candidate,
         base: Option<&str>,
+        url: UrlText,
     ) -> Option<Hit> {
-        let mut hit = self.build_hit(c.text(buf), base, c.context)?;
+        let mut hit = self.build_hit_with(text, base, c.context, url)?;
         if let Some(ref alt) = c.alternative {
             hit.rare.get_or_insert_with(Box::default).alternative =
                 Some(alt.clone());
@@ -1172,6 +1156,13 @@ impl Extractor {
         }
         out
     }
+}
+
+/// `hit` with the input offsets of candidate `c` of `seg`.
+fn placed(mut hit: Hit, seg: &Segment, c: &Candidate) -> Hit {
+    hit.start = seg.base + c.start as u64;
+    hit.end = seg.base + c.end as u64;
+    hit
 }
 
 /// Whether a path has a `.` or `..` segment (RFC 3986 5.2.4 would
