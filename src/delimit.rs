@@ -151,6 +151,21 @@ static PLAIN: [bool; 256] = {
     t
 };
 
+/// The end of the run of [`PLAIN`] bytes at `hay[i..limit]`. Eight bytes
+/// are tested at a time with one branch: URLs are long runs of them.
+fn plain_run(hay: &[u8], mut i: usize, limit: usize) -> usize {
+    while let Some(w) = hay.get(i..i + 8).filter(|_| i + 8 <= limit) {
+        if !w.iter().fold(true, |all, &b| all & PLAIN[b as usize]) {
+            break;
+        }
+        i += 8;
+    }
+    while i < limit && PLAIN[hay[i] as usize] {
+        i += 1;
+    }
+    i
+}
+
 static URI_ASCII: [bool; 256] = {
     let mut t = [false; 256];
     let mut i = 0;
@@ -340,11 +355,8 @@ fn angle(
     while i < limit {
         let b = hay[i];
         if PLAIN[b as usize] {
-            // A run of plain URI bytes: one table lookup each.
-            i += 1;
-            while i < limit && PLAIN[hay[i] as usize] {
-                i += 1;
-            }
+            // A run of plain URI bytes.
+            i = plain_run(hay, i + 1, limit);
         } else {
             match b {
                 b'>' => break,
@@ -468,10 +480,8 @@ fn bare(
     let mut i = s;
     while i < limit {
         // The common case first: a run of URI bytes with no bracket or
-        // quote, one table lookup each.
-        while i < limit && PLAIN[hay[i] as usize] {
-            i += 1;
-        }
+        // quote.
+        i = plain_run(hay, i, limit);
         if i >= limit {
             break;
         }

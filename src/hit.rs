@@ -103,6 +103,9 @@ pub struct Hit {
     pub(crate) context: Context,
     /// The resolved form is `url` itself (no dot segments to remove).
     pub(crate) resolved_is_url: bool,
+    /// The URL and its resolved form are printable ASCII (validation's
+    /// fast path only accepts such text), so printing needs no escaping.
+    pub(crate) printable: bool,
     /// What most hits do not have; boxed to keep `Hit` small, since hits
     /// are moved through the pipeline by the million.
     pub(crate) rare: Option<Box<Rare>>,
@@ -278,7 +281,7 @@ impl Hit {
 /// each.
 #[derive(Clone)]
 pub(crate) struct UrlText {
-    buf: Arc<str>,
+    buf: Arc<String>,
     start: u32,
     len: u32,
 }
@@ -286,19 +289,19 @@ pub(crate) struct UrlText {
 impl UrlText {
     /// A URL with a buffer of its own.
     pub fn new(s: &str) -> UrlText {
-        UrlText { buf: Arc::from(s), start: 0, len: s.len() as u32 }
+        UrlText { buf: Arc::new(s.to_owned()), start: 0, len: s.len() as u32 }
     }
 
     /// Bytes `start..start + len` of a buffer given later with
     /// [`UrlText::attach`].
     pub fn pending(start: usize, len: usize) -> UrlText {
-        static EMPTY: OnceLock<Arc<str>> = OnceLock::new();
-        let buf = EMPTY.get_or_init(|| Arc::from("")).clone();
+        static EMPTY: OnceLock<Arc<String>> = OnceLock::new();
+        let buf = EMPTY.get_or_init(Arc::default).clone();
         UrlText { buf, start: start as u32, len: len as u32 }
     }
 
     /// Give a pending URL its buffer.
-    pub fn attach(&mut self, buf: &Arc<str>) {
+    pub fn attach(&mut self, buf: &Arc<String>) {
         self.buf = buf.clone();
     }
 

@@ -23,7 +23,8 @@ use std::io::{self, Read};
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::Ordering::{self, Relaxed};
 
 use rayon::prelude::*;
 
@@ -194,7 +195,7 @@ impl ExtractorBuilder {
                 });
             }
         }
-        Ok(Extractor { config: self.clone() })
+        Ok(Extractor { config: self.clone(), hint: Arc::default() })
     }
 }
 
@@ -203,6 +204,16 @@ impl ExtractorBuilder {
 #[derive(Clone, Debug)]
 pub struct Extractor {
     config: ExtractorBuilder,
+    hint: Arc<SizeHint>,
+}
+
+/// The sizes the last chunk with hits needed, so the next one allocates
+/// its buffers once instead of growing them (dense input has thousands of
+/// hits a chunk).
+#[derive(Debug, Default)]
+struct SizeHint {
+    arena: AtomicUsize,
+    scanned: AtomicUsize,
 }
 
 /// One input to [`Extractor::search`]: a name and a way to open it.
@@ -928,6 +939,10 @@ impl Extractor {
         let mut out: Vec<Scanned> = Vec::new();
         let max_len = self.config.max_url_len;
         scan(&seg.buf, range.start, range.end, max_len, |c| {
+            if out.capacity() == 0 {
+                out.reserve(self.hint.scanned.load(Relaxed).max(4));
+                arena.reserve(self.hint.arena.load(Relaxed));
+            }
             let hit = if c.too_long {
                 None
             } else {
@@ -946,7 +961,13 @@ impl Extractor {
                 hit,
             });
         });
-        let arena: Arc<str> = Arc::from(arena);
+        if !out.is_empty() {
+            // A little more than this chunk needed: most chunks of an
+            // input are alike.
+            self.hint.scanned.store(out.len() + out.len() / 8, Relaxed);
+            self.hint.arena.store(arena.len() + arena.len() / 8, Relaxed);
+        }
+        let arena = Arc::new(arena);
         for hit in out.iter_mut().filter_map(|s| s.hit.as_mut()) {
             hit.url.attach(&arena);
         }
@@ -993,8 +1014,8 @@ impl Extractor {
                     return None;
                 }
             }
-            let path = &text[q.path.0..q.path.1];
-            let dots = has_dot_segment(path);
+            let dots = q.dots;
+            debug_assert_eq!(dots, has_dot_segment(&text[q.path.0..q.path.1]));
             let rare = dots.then(|| {
                 let resolved = Some(normalize_dots(&Uri::parse(text)));
                 Box::new(Rare { resolved, ..Rare::default() })
@@ -1006,6 +1027,7 @@ impl Extractor {
                 column: 0,
                 context,
                 resolved_is_url: !dots,
+                printable: true,
                 rare,
                 url,
             });
@@ -1061,6 +1083,7 @@ impl Extractor {
             column: 0,
             context,
             resolved_is_url,
+            printable: false,
             rare,
             url,
         })

@@ -624,7 +624,7 @@ fn is_hex(b: Option<&u8>) -> bool {
 fn check_chars(s: &str, sp: Span, extra: &[u8], errs: &mut Vec<UriError>) {
     let Some(part) = s.get(sp.range()) else { return };
     let bytes = part.as_bytes();
-    let mask = extra.iter().fold(CLASS_BASE, |m, &b| m | class_bit(b));
+    let mask = extra.iter().fold(CLASS_BASE | DOT, |m, &b| m | class_bit(b));
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -656,8 +656,11 @@ fn check_chars(s: &str, sp: Span, extra: &[u8], errs: &mut Vec<UriError>) {
 }
 
 /// Byte classes for [`check_chars`]: bit 0 for unreserved and
-/// sub-delims (RFC 3986 2.2, 2.3), one bit for each of `: @ / ?`.
+/// sub-delims (RFC 3986 2.2, 2.3) but `.`, one bit for each of
+/// `: @ / ? .` (`.` has its own for [`quick_check`]'s dot segments).
 const CLASS_BASE: u8 = 1;
+/// The class of `.`, an unreserved character.
+const DOT: u8 = 32;
 
 const fn class_bit(b: u8) -> u8 {
     match b {
@@ -665,6 +668,7 @@ const fn class_bit(b: u8) -> u8 {
         b'@' => 4,
         b'/' => 8,
         b'?' => 16,
+        b'.' => DOT,
         _ => 0,
     }
 }
@@ -674,7 +678,7 @@ static CLASS: [u8; 256] = {
     let mut i = 0;
     while i < 256 {
         let b = i as u8;
-        t[i] = if is_unreserved(b) || is_sub_delim(b) {
+        t[i] = if (is_unreserved(b) || is_sub_delim(b)) && b != b'.' {
             CLASS_BASE
         } else {
             class_bit(b)
@@ -1172,6 +1176,17 @@ mod tests {
     }
 }
 
+/// Whether the `.` at `b[i]` (in the path, which starts at `start`) is a
+/// whole `.` or `..` segment (RFC 3986 3.3, 5.2.4). Out of line: most
+/// dots in a path are in file names.
+#[cold]
+#[inline(never)]
+fn dot_segment_at(b: &[u8], start: usize, i: usize) -> bool {
+    let bound = |j: usize| b.get(j).is_none_or(|c| b"/?#".contains(c));
+    (i == start || b.get(i.wrapping_sub(1)) == Some(&b'/'))
+        && (bound(i + 1) || (b.get(i + 1) == Some(&b'.') && bound(i + 2)))
+}
+
 /// What [`quick_check`] learned about a URI it accepted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Quick {
@@ -1179,6 +1194,9 @@ pub(crate) struct Quick {
     pub scheme_len: usize,
     /// Byte range of the path.
     pub path: (usize, usize),
+    /// The path has a `.` or `..` segment (RFC 3986 5.2.4 would change
+    /// it).
+    pub dots: bool,
 }
 
 /// The fast path of validation, for the common shape of URL found in
@@ -1188,6 +1206,7 @@ pub(crate) struct Quick {
 /// valid absolute URI by RFC 3986 and the host rule of its scheme, with
 /// something after `scheme://` (exactly what the full check would say);
 /// `None` means the full parse must decide. It reads each byte once.
+/// Everything it accepts is printable ASCII (the printer relies on it).
 pub(crate) fn quick_check(s: &str) -> Option<Quick> {
     let b = s.as_bytes();
     // RFC 3986 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
@@ -1253,12 +1272,19 @@ pub(crate) fn quick_check(s: &str) -> Option<Quick> {
     // "#" fragment of *( pchar / "/" / "?" ).
     let path_start = i;
     let mut path_end = b.len();
+    // `.` is left out of the mask: it may be a dot segment.
     let mut mask =
         CLASS_BASE | class_bit(b':') | class_bit(b'@') | class_bit(b'/');
     let mut fragment = false;
+    let mut dots = false;
     while i < b.len() {
         let c = b[i];
         if CLASS[c as usize] & mask != 0 {
+            i += 1;
+        } else if c == b'.' {
+            if path_end == b.len() {
+                dots |= dot_segment_at(b, path_start, i);
+            }
             i += 1;
         } else if c == b'%' && is_hex(b.get(i + 1)) && is_hex(b.get(i + 2)) {
             i += 3;
@@ -1273,7 +1299,7 @@ pub(crate) fn quick_check(s: &str) -> Option<Quick> {
             return None;
         }
     }
-    Some(Quick { scheme_len, path: (path_start, path_end) })
+    Some(Quick { scheme_len, path: (path_start, path_end), dots })
 }
 
 #[cfg(test)]

@@ -157,8 +157,13 @@ impl<W: Write> Sink for Printer<W> {
                     self.out.write_all(escape_for_terminal(id).as_bytes())?;
                     self.out.write_all(b" ")?;
                 }
-                let text = escape_for_terminal(self.text(hit));
-                self.out.write_all(text.as_bytes())?;
+                let text = self.text(hit);
+                if hit.printable {
+                    self.out.write_all(text.as_bytes())?;
+                } else {
+                    let text = escape_for_terminal(text);
+                    self.out.write_all(text.as_bytes())?;
+                }
                 self.out.write_all(b"\n")?;
             }
         }

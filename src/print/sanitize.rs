@@ -19,10 +19,12 @@ pub(crate) fn is_unsafe(c: char) -> bool {
 /// `s` with every unsafe character replaced by the percent-encoding of
 /// its UTF-8 bytes (`\x1b` becomes `%1B`). Borrowed when nothing changes.
 pub fn escape_for_terminal(s: &str) -> Cow<'_, str> {
-    // Printable ASCII, the common case, needs no decoding.
-    if s.bytes().all(|b| (0x20..0x7f).contains(&b))
-        || !s.chars().any(is_unsafe)
-    {
+    // Printable ASCII, the common case, needs no decoding. The fold does
+    // not stop early, so it compiles to a vector loop.
+    let unprintable = s
+        .bytes()
+        .fold(0u8, |acc, b| acc | u8::from(b.wrapping_sub(0x20) >= 0x5f));
+    if unprintable == 0 || !s.chars().any(is_unsafe) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
