@@ -36,6 +36,7 @@
 //!    may not actually be part of the URL"); the hit keeps the hyphen and
 //!    carries the variant without it.
 
+use crate::data::registry::SchemeSet;
 use crate::hit::{Candidate, Context};
 use crate::validate::{is_sub_delim, is_unreserved};
 
@@ -59,18 +60,33 @@ pub const OPAQUE_SCHEMES: &[&str] = &[
     "data", "geo", "cid", "mid", "sms",
 ];
 
+/// What delimiting needs besides the bytes.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Rules {
+    /// Candidates longer than this many bytes of input are too long.
+    pub max_len: usize,
+    /// Schemes recognised without `//` besides [`OPAQUE_SCHEMES`] (those
+    /// the user asked for with `--scheme`, by name or registry status).
+    pub opaque: Option<SchemeSet>,
+}
+
 /// Delimit the candidate whose trigger is the `:` at `colon`, if any.
 pub(crate) fn delimit(
     hay: &[u8],
     colon: usize,
-    max_len: usize,
+    rules: &Rules,
 ) -> Option<Candidate> {
+    let max_len = rules.max_len;
     let after = hay.get(colon + 1..).unwrap_or_default();
     let hierarchical = after.starts_with(b"//");
     let url_char_after = after.first().is_some_and(|&b| starts_url_text(b));
     let url_prefix =
         colon >= 3 && hay[colon - 3..colon].eq_ignore_ascii_case(b"URL");
-    if !hierarchical && !url_char_after && !url_prefix {
+    if !hierarchical
+        && !url_char_after
+        && !url_prefix
+        && after.first() != Some(&b',')
+    {
         // `Note: x`, `INFO: x`: only `URL:` may be followed by a space.
         return None;
     }
@@ -82,8 +98,17 @@ pub(crate) fn delimit(
     if !hierarchical {
         let opaque = OPAQUE_SCHEMES
             .iter()
-            .any(|o| o.as_bytes().eq_ignore_ascii_case(scheme));
-        if !opaque || !after.first().is_some_and(|&b| starts_url_text(b)) {
+            .any(|o| o.as_bytes().eq_ignore_ascii_case(scheme))
+            || rules.opaque.as_ref().is_some_and(|set| {
+                std::str::from_utf8(scheme).is_ok_and(|s| set.contains(s))
+            });
+        // RFC 2397 3: `data:,text` (the media type left out).
+        let data_comma = after.first() == Some(&b',')
+            && scheme.eq_ignore_ascii_case(b"data");
+        if !opaque
+            || !(data_comma
+                || after.first().is_some_and(|&b| starts_url_text(b)))
+        {
             return None;
         }
     }

@@ -6,7 +6,9 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use crate::validate::Uri;
+use crate::data::registry;
+use crate::validate::schemes::{self, Finding, Severity};
+use crate::validate::{Uri, lint};
 
 /// How the text around a URL delimited it (Appendix E of the drafts).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -235,6 +237,36 @@ impl Hit {
     /// The context that delimited the URL.
     pub fn context(&self) -> Context {
         self.context
+    }
+
+    /// Warnings about a valid hit, computed when asked for: the advice of
+    /// its scheme's rules ([`schemes::check`]), the security lint of
+    /// url-syntax draft section 7 and RFC 3986 section 7 ([`lint::lint`]),
+    /// and a scheme missing from the bundled IANA registry
+    /// (`unregistered-scheme`). A relative reference is checked in its
+    /// resolved form. Empty for invalid hits: their errors say more.
+    pub fn warnings(&self) -> Vec<Finding> {
+        if !self.is_valid() {
+            return Vec::new();
+        }
+        let uri = Uri::parse(self.resolved().unwrap_or(self.url()));
+        let mut out: Vec<Finding> = schemes::check(&uri)
+            .into_iter()
+            .filter(|f| f.severity == Severity::Warning)
+            .collect();
+        out.extend(lint::lint(&uri));
+        if let Some(scheme) = uri.scheme()
+            && !registry::is_registered(scheme)
+        {
+            out.push(Finding::warning(
+                "unregistered-scheme",
+                format!(
+                    "'{scheme}' is not in the IANA URI scheme registry of {}",
+                    registry::REGISTRY_DATE
+                ),
+            ));
+        }
+        out
     }
 
     /// Whether a line break directly after a hyphen was joined. The

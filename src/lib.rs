@@ -77,10 +77,14 @@ pub mod mail;
 mod scan;
 // Stage 2: URL extent in context (Appendix E).
 mod delimit;
-// Stage 3: RFC 3986 grammar.
+// Stage 3: RFC 3986 grammar, the schemes' own rules, security lint.
 pub mod validate;
+// Bundled data: IANA scheme registry, public suffix list.
+pub mod data;
 // Stage 4: RFC 3986 section 5 reference resolution.
 pub mod resolve;
+// Normal forms (RFC 3986 section 6) and IRI to URI (RFC 3987).
+pub mod normalize;
 // Builder, extractor, parallel scan and ordered merge.
 mod pipeline;
 // Printers: plain, JSON Lines, counts.
@@ -114,7 +118,8 @@ pub mod stages {
     /// Stages 1 and 2: the candidates delimited in `hay` (no validation).
     pub fn count_candidates(hay: &[u8], max_len: usize) -> usize {
         let mut n = 0;
-        crate::scan::scan(hay, 0, hay.len(), max_len, |c| {
+        let rules = crate::delimit::Rules { max_len, opaque: None };
+        crate::scan::scan(hay, 0, hay.len(), &rules, |c| {
             n += usize::from(!c.too_long);
         });
         n

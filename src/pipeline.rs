@@ -28,6 +28,8 @@ use std::sync::atomic::Ordering::{self, Relaxed};
 
 use rayon::prelude::*;
 
+use crate::data::registry::SchemeSet;
+use crate::delimit::Rules;
 use crate::delimit::{LOOKAHEAD_SLACK, LOOKBACK};
 use crate::feed::{Feeder, FilePart, Item, cut_at_nul, read_at};
 use crate::hit::{Candidate, Context, Hit, Rare, UrlText};
@@ -36,6 +38,7 @@ use crate::mail::{self, Format, MailConfig};
 use crate::resolve::{normalize_dots, resolve};
 use crate::scan::{evaluate, scan};
 use crate::stream::Segment;
+use crate::validate::schemes::{self, Severity};
 use crate::validate::{Uri, quick_check};
 
 /// Default for [`ExtractorBuilder::max_url_len`]: 8192 bytes.
@@ -63,7 +66,7 @@ impl std::error::Error for BuildError {}
 pub struct ExtractorBuilder {
     max_url_len: usize,
     base: Option<String>,
-    schemes: Option<Vec<String>>,
+    schemes: Option<SchemeSet>,
     line_numbers: bool,
     chunk_size: usize,
     batch_size: usize,
@@ -126,18 +129,20 @@ impl ExtractorBuilder {
         self
     }
 
-    /// Report only URLs with one of these schemes (any case).
+    /// Report only URLs with one of these schemes (any case). Besides
+    /// names, the list may hold the registry groups of
+    /// [`data::registry::GROUPS`](crate::data::registry::GROUPS):
+    /// `registered`, `permanent`, `provisional`, `historical` (schemes of
+    /// the bundled IANA registry with that status). Every scheme in the
+    /// set is also recognised without `//` in text (`tag:`, `spotify:`),
+    /// which by default only [`OPAQUE_SCHEMES`](crate::OPAQUE_SCHEMES)
+    /// are.
     pub fn schemes<I, S>(&mut self, schemes: I) -> &mut Self
     where
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
-        self.schemes = Some(
-            schemes
-                .into_iter()
-                .map(|s| s.as_ref().to_ascii_lowercase())
-                .collect(),
-        );
+        self.schemes = Some(SchemeSet::new(schemes));
         self
     }
 
@@ -195,7 +200,9 @@ impl ExtractorBuilder {
                 });
             }
         }
-        Ok(Extractor { config: self.clone(), hint: Arc::default() })
+        let rules =
+            Rules { max_len: self.max_url_len, opaque: self.schemes.clone() };
+        Ok(Extractor { config: self.clone(), rules, hint: Arc::default() })
     }
 }
 
@@ -204,6 +211,7 @@ impl ExtractorBuilder {
 #[derive(Clone, Debug)]
 pub struct Extractor {
     config: ExtractorBuilder,
+    rules: Rules,
     hint: Arc<SizeHint>,
 }
 
@@ -937,8 +945,7 @@ impl Extractor {
         let mut arena = String::new();
         let base = self.config.base.as_deref();
         let mut out: Vec<Scanned> = Vec::new();
-        let max_len = self.config.max_url_len;
-        scan(&seg.buf, range.start, range.end, max_len, |c| {
+        scan(&seg.buf, range.start, range.end, &self.rules, |c| {
             if out.capacity() == 0 {
                 out.reserve(self.hint.scanned.load(Relaxed).max(4));
                 arena.reserve(self.hint.arena.load(Relaxed));
@@ -1006,11 +1013,13 @@ impl Extractor {
         context: Context,
         url: UrlText,
     ) -> Option<Hit> {
-        if let Some(q) = quick_check(text) {
+        if let Some(q) = quick_check(text)
+            && scheme_rules_hold(&text[..q.scheme_len], text)
+        {
             // The common case, valid by the fast path: no parse needed.
             if let Some(ref allowed) = self.config.schemes {
                 let scheme = &text[..q.scheme_len];
-                if !allowed.iter().any(|a| a.eq_ignore_ascii_case(scheme)) {
+                if !allowed.contains(scheme) {
                     return None;
                 }
             }
@@ -1040,7 +1049,7 @@ impl Extractor {
                 .scheme()
                 .or_else(|| base.as_ref().and_then(Uri::scheme))
                 .unwrap_or_default();
-            if !allowed.iter().any(|a| a.eq_ignore_ascii_case(scheme)) {
+            if !allowed.contains(scheme) {
                 return None;
             }
         }
@@ -1053,6 +1062,15 @@ impl Extractor {
         {
             // `file://` in "file://<host>/<path>": a scheme and nothing.
             errors.push("nothing after the scheme and `//`".to_string());
+        }
+        if errors.is_empty() && uri.is_absolute() {
+            // The scheme's own rules (RFC 1738 and the schemes' RFCs).
+            errors.extend(
+                schemes::check(&uri)
+                    .into_iter()
+                    .filter(|f| f.severity == Severity::Error)
+                    .map(|f| format!("{}: {}", f.code, f.message)),
+            );
         }
         let mut resolved = None;
         let mut resolved_is_url = false;
@@ -1098,7 +1116,7 @@ impl Extractor {
         base: Option<&str>,
     ) -> Vec<(Candidate, Hit)> {
         let mut cands = Vec::new();
-        scan(text, 0, text.len(), self.config.max_url_len, |c| cands.push(c));
+        scan(text, 0, text.len(), &self.rules, |c| cands.push(c));
         cands
             .into_iter()
             .filter(|c| !c.too_long)
@@ -1160,7 +1178,7 @@ impl Extractor {
                     break;
                 };
                 let colon = p + off;
-                match evaluate(&seg.buf, colon, self.config.max_url_len) {
+                match evaluate(&seg.buf, colon, &self.rules) {
                     Some(c) => {
                         p = c.resume;
                         accepted.push(self.finish(seg, c));
@@ -1190,6 +1208,21 @@ fn placed(mut hit: Hit, seg: &Segment, c: &Candidate) -> Hit {
 
 /// Whether a path has a `.` or `..` segment (RFC 3986 5.2.4 would
 /// change it).
+/// Whether `text`, accepted by validation's fast path with scheme
+/// `scheme`, also follows its scheme's own rules. http and https are
+/// not checked: their only rules (a host, RFC 9110 4.2.1; userinfo is
+/// deprecated, 4.2.4: a warning) hold for whatever the fast path takes.
+fn scheme_rules_hold(scheme: &str, text: &str) -> bool {
+    if scheme.eq_ignore_ascii_case("http")
+        || scheme.eq_ignore_ascii_case("https")
+    {
+        return true;
+    }
+    schemes::check(&Uri::parse(text))
+        .iter()
+        .all(|f| f.severity != Severity::Error)
+}
+
 fn has_dot_segment(path: &str) -> bool {
     let b = path.as_bytes();
     let bound = |i: usize| i == b.len() || b[i] == b'/';

@@ -3,7 +3,7 @@
 //! candidate it accepts. It owns the hot loop and makes no judgement of
 //! its own beyond a two-byte early reject.
 
-use crate::delimit::delimit;
+use crate::delimit::{Rules, delimit};
 use crate::hit::Candidate;
 
 /// Find the candidates whose trigger lies in `hay[from..to]`, in order,
@@ -20,7 +20,7 @@ pub(crate) fn scan(
     hay: &[u8],
     from: usize,
     to: usize,
-    max_len: usize,
+    rules: &Rules,
     mut found: impl FnMut(Candidate),
 ) {
     let mut pos = from;
@@ -29,7 +29,7 @@ pub(crate) fn scan(
         if colon < pos {
             continue;
         }
-        if let Some(c) = evaluate(hay, colon, max_len) {
+        if let Some(c) = evaluate(hay, colon, rules) {
             pos = c.resume;
             found(c);
         }
@@ -42,12 +42,12 @@ pub(crate) fn scan(
 pub(crate) fn evaluate(
     hay: &[u8],
     colon: usize,
-    max_len: usize,
+    rules: &Rules,
 ) -> Option<Candidate> {
     if !plausible(hay, colon) {
         return None;
     }
-    delimit(hay, colon, max_len)
+    delimit(hay, colon, rules)
 }
 
 /// The two-byte early reject: whether the `:` at `colon` can end a

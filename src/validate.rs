@@ -12,6 +12,9 @@
 use std::fmt;
 use std::ops::Range;
 
+pub mod lint;
+pub mod schemes;
+
 /// A byte range of the input; a private copyable stand-in for `Range`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Span {

@@ -561,8 +561,11 @@ mod json {
     const FIELDS: &[&str] = &[
         "url",
         "resolved",
+        "uri",
+        "normalized",
         "valid",
         "errors",
+        "warnings",
         "scheme",
         "host",
         "port",
@@ -627,8 +630,11 @@ mod json {
         let expected = serde_json::json!({
             "url": "http://w.example/a/long-path?x=1#top",
             "resolved": "http://w.example/a/long-path?x=1#top",
+            "uri": "http://w.example/a/long-path?x=1#top",
+            "normalized": "http://w.example/a/long-path?x=1#top",
             "valid": true,
             "errors": [],
+            "warnings": [],
             "scheme": "http",
             "host": "w.example",
             "port": null,
@@ -655,8 +661,15 @@ mod json {
         let expected = serde_json::json!({
             "url": "http://[::1]:8080/p",
             "resolved": "http://[::1]:8080/p",
+            "uri": "http://[::1]:8080/p",
+            "normalized": "http://[::1]:8080/p",
             "valid": true,
             "errors": [],
+            "warnings": [{
+                "code": "non-default-port",
+                "message": "port 8080 is not the http default 80 \
+                    (RFC 3986 7.2, url-syntax draft section 7)",
+            }],
             "scheme": "http",
             "host": "[::1]",
             "port": 8080,

@@ -24,3 +24,5 @@ mod rfc_examples;
 mod foursuite;
 // Property tests of validate and resolve.
 mod props;
+// Schemes' own rules, warnings, normal forms, IRIs (printing options).
+mod schemes;

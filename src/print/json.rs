@@ -6,17 +6,30 @@ use std::io::{self, Write};
 use serde_json::{Value, json};
 
 use crate::hit::Hit;
+use crate::normalize::{iri, normalize};
 use crate::pipeline::InputInfo;
 
 /// The JSON object for one hit.
 pub(crate) fn hit_object(input: &InputInfo, hit: &Hit) -> Value {
     let uri = hit.uri();
+    // RFC 3987 3.1 and RFC 3986 6.2.2-6.2.3, of the resolved form.
+    let (uri_form, normalized) = match hit.resolved() {
+        Some(r) => {
+            let ascii = iri::to_uri(r).unwrap_or_else(|e| e);
+            let normal = normalize(&ascii).into_owned();
+            (Some(ascii.into_owned()), Some(normal))
+        }
+        None => (None, None),
+    };
     let port = uri.port().and_then(|p| p.parse::<u32>().ok());
     let mut obj = json!({
         "url": hit.url(),
         "resolved": hit.resolved(),
+        "uri": uri_form,
+        "normalized": normalized,
         "valid": hit.is_valid(),
         "errors": hit.errors(),
+        "warnings": warnings(hit),
         "scheme": uri.scheme(),
         "host": uri.host(),
         "port": port,
@@ -39,9 +52,22 @@ pub(crate) fn hit_object(input: &InputInfo, hit: &Hit) -> Value {
         map.insert("header".into(), json!(p.header));
         map.insert("source".into(), json!(p.source.as_str()));
         map.insert("decoded".into(), json!(p.decoded.as_str()));
-        map.insert("warnings".into(), json!(p.warnings));
     }
     obj
+}
+
+/// The hit's warnings as `{"code", "message"}` objects: the URL's own
+/// (scheme rules, security lint, registry), then those of the mail
+/// reader about the message it came from (code `mail`).
+fn warnings(hit: &Hit) -> Value {
+    let own = hit
+        .warnings()
+        .into_iter()
+        .map(|f| json!({"code": f.code, "message": f.message}));
+    let mail = hit.provenance().into_iter().flat_map(|p| {
+        p.warnings.iter().map(|w| json!({"code": "mail", "message": w}))
+    });
+    Value::Array(own.chain(mail).collect())
 }
 
 /// Write one JSON line.
@@ -58,7 +84,7 @@ pub(crate) fn write_hit<W: Write>(
 /// serde_json escapes control characters but writes bidi overrides and
 /// zero-width characters raw; escape them as `\uXXXX` so JSON output is
 /// as safe on a terminal as the plain output, and still exact.
-fn escape_invisible(json: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn escape_invisible(json: &str) -> std::borrow::Cow<'_, str> {
     if !json.chars().any(is_invisible) {
         return std::borrow::Cow::Borrowed(json);
     }

@@ -3,12 +3,16 @@
 //! formatting and the filters that decide what is printed (validity,
 //! uniqueness); they never write a raw control character.
 
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 use std::io::{self, Write};
 
-use crate::hit::Hit;
-use std::collections::HashSet;
+use serde_json::json;
 
+use crate::hit::Hit;
+use crate::normalize::{iri, normalize};
 use crate::pipeline::{InputInfo, Sink};
+use crate::validate::Uri;
 
 mod json;
 mod sanitize;
@@ -26,6 +30,13 @@ pub enum Format {
     Json,
     /// One count per input.
     Count,
+    /// Each distinct URL (its normal form) once, with the number of
+    /// times it was found, most frequent first, after all inputs.
+    CountUnique,
+    /// Each host with the number of URLs that name it, most frequent
+    /// first, after all inputs (a `mailto:` URL names the domain of its
+    /// first address).
+    Hosts,
 }
 
 /// What to print and how.
@@ -47,8 +58,21 @@ pub struct PrintOptions {
     pub resolved: bool,
     /// Print hits that are not valid URLs too.
     pub invalid: bool,
-    /// Print each URL once (the first time it is seen).
+    /// Print each URL once: the first time its normal form (RFC 3986
+    /// 6.2.2, 6.2.3, of its URI form) is seen.
     pub unique: bool,
+    /// Print the normal form (RFC 3986 6.2.2 and 6.2.3) of each URL.
+    pub normalize: bool,
+    /// Print the URI form of IRIs (RFC 3987 3.1: UTF-8 percent-encoded,
+    /// IDNA host).
+    pub ascii: bool,
+    /// With [`Format::CountUnique`] and [`Format::Hosts`], write each row
+    /// as a JSON object (`{"url" or "host", "count"}`).
+    pub json: bool,
+    /// Print only valid URLs that have warnings (security lint, scheme
+    /// advice, unregistered scheme), each followed by a tab and the
+    /// warnings' codes.
+    pub warnings: bool,
     /// Prefix each URL with the Message-ID of its message (`-` when it
     /// has none or is not from a message).
     pub message_id: bool,
@@ -66,6 +90,10 @@ impl Default for PrintOptions {
             resolved: false,
             invalid: false,
             unique: false,
+            normalize: false,
+            ascii: false,
+            json: false,
+            warnings: false,
             message_id: false,
         }
     }
@@ -76,8 +104,10 @@ impl Default for PrintOptions {
 pub struct Printer<W> {
     out: W,
     opts: PrintOptions,
-    /// The URLs printed so far, for `unique`.
+    /// The normal forms printed so far, for `unique`.
     seen: HashSet<String>,
+    /// Counts by normal form or host, for the summary formats.
+    tally: HashMap<String, u64>,
     printed: u64,
     count: u64,
 }
@@ -85,7 +115,14 @@ pub struct Printer<W> {
 impl<W: Write> Printer<W> {
     /// A printer writing to `out`.
     pub fn new(out: W, opts: PrintOptions) -> Printer<W> {
-        Printer { out, opts, seen: HashSet::new(), printed: 0, count: 0 }
+        Printer {
+            out,
+            opts,
+            seen: HashSet::new(),
+            tally: HashMap::new(),
+            printed: 0,
+            count: 0,
+        }
     }
 
     /// Hits printed (or counted) so far.
@@ -93,32 +130,68 @@ impl<W: Write> Printer<W> {
         self.printed
     }
 
-    /// The writer back, flushed.
+    /// The writer back, flushed, after the summary of
+    /// [`Format::CountUnique`] and [`Format::Hosts`] is written.
     pub fn into_inner(mut self) -> io::Result<W> {
+        self.summary()?;
         self.out.flush()?;
         Ok(self.out)
+    }
+
+    /// Write the tally, most frequent first (ties in byte order).
+    fn summary(&mut self) -> io::Result<()> {
+        let mut rows: Vec<(String, u64)> = self.tally.drain().collect();
+        rows.sort_unstable_by(|a, b| {
+            b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0))
+        });
+        let key =
+            if self.opts.format == Format::Hosts { "host" } else { "url" };
+        for (text, n) in rows {
+            if self.opts.json {
+                let line = json!({ key: text, "count": n }).to_string();
+                self.out
+                    .write_all(json::escape_invisible(&line).as_bytes())?;
+                self.out.write_all(b"\n")?;
+            } else {
+                let text = escape_for_terminal(&text);
+                writeln!(self.out, "{n}\t{text}")?;
+            }
+        }
+        Ok(())
     }
 
     fn wanted(&mut self, hit: &Hit) -> bool {
         if !self.opts.invalid && !hit.is_valid() {
             return false;
         }
+        if self.opts.warnings && hit.warnings().is_empty() {
+            return false;
+        }
         if self.opts.unique {
-            let key = self.text(hit);
-            if self.seen.contains(key) {
+            let key = key(self.text(hit));
+            if self.seen.contains(key.as_ref()) {
                 return false;
             }
-            self.seen.insert(key.to_string());
+            self.seen.insert(key.into_owned());
         }
         true
     }
 
-    fn text<'h>(&self, hit: &'h Hit) -> &'h str {
-        if self.opts.resolved {
+    /// The text printed for a hit: the URL as written or resolved, in
+    /// URI form with `ascii`, normalized with `normalize`.
+    fn text<'h>(&self, hit: &'h Hit) -> Cow<'h, str> {
+        let mut text = Cow::Borrowed(if self.opts.resolved {
             hit.resolved().unwrap_or(hit.url())
         } else {
             hit.url()
+        });
+        if self.opts.ascii {
+            text = Cow::Owned(uri_form(&text).into_owned());
         }
+        if self.opts.normalize {
+            text = Cow::Owned(normalize(&text).into_owned());
+        }
+        text
     }
 
     fn name(&mut self, input: &InputInfo) -> io::Result<()> {
@@ -135,6 +208,15 @@ impl<W: Write> Sink for Printer<W> {
         self.printed += 1;
         match self.opts.format {
             Format::Count => self.count += 1,
+            Format::CountUnique => {
+                let k = key(self.text(hit)).into_owned();
+                *self.tally.entry(k).or_default() += 1;
+            }
+            Format::Hosts => {
+                if let Some(host) = host_of(&self.text(hit)) {
+                    *self.tally.entry(host).or_default() += 1;
+                }
+            }
             Format::Json => json::write_hit(&mut self.out, input, hit)?,
             Format::Standard => {
                 if self.opts.with_filename {
@@ -161,8 +243,13 @@ impl<W: Write> Sink for Printer<W> {
                 if hit.printable {
                     self.out.write_all(text.as_bytes())?;
                 } else {
-                    let text = escape_for_terminal(text);
+                    let text = escape_for_terminal(&text);
                     self.out.write_all(text.as_bytes())?;
+                }
+                if self.opts.warnings {
+                    let codes: Vec<&str> =
+                        hit.warnings().iter().map(|w| w.code).collect();
+                    write!(self.out, "\t{}", codes.join(","))?;
                 }
                 self.out.write_all(b"\n")?;
             }
@@ -189,5 +276,82 @@ impl<W: Write> Sink for Printer<W> {
     /// the caller writes to stderr) comes after the hits before it.
     fn error(&mut self, _: &InputInfo, _: &io::Error) -> io::Result<()> {
         self.out.flush()
+    }
+}
+
+/// The URI form of `text` (RFC 3987 3.1); an IRI whose host IDNA
+/// rejects keeps that host percent-encoded.
+fn uri_form(text: &str) -> Cow<'_, str> {
+    iri::to_uri(text).unwrap_or_else(|encoded| encoded)
+}
+
+/// What `unique` and the URL tally compare: the normal form of the URI
+/// form, so `HTTP://Example.COM:80/%7euser` and `http://example.com/~user`
+/// count as one.
+fn key(text: Cow<'_, str>) -> Cow<'_, str> {
+    let uri = match uri_form(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(s) => Cow::Owned(s),
+    };
+    match normalize(&uri) {
+        Cow::Borrowed(_) => uri,
+        Cow::Owned(s) => Cow::Owned(s),
+    }
+}
+
+/// The host a URL names, lower case in its URI form; for `mailto:` the
+/// domain of the first address.
+fn host_of(text: &str) -> Option<String> {
+    let text = uri_form(text);
+    let uri = Uri::parse(&text);
+    let host = match uri.host() {
+        Some(h) if !h.is_empty() => h,
+        _ if uri
+            .scheme()
+            .is_some_and(|s| s.eq_ignore_ascii_case("mailto")) =>
+        {
+            let first = uri.path().split(',').next()?;
+            first.rsplit_once('@')?.1
+        }
+        _ => return None,
+    };
+    Some(host.to_ascii_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_normal_forms() {
+        let k = |s: &str| key(Cow::Borrowed(s)).into_owned();
+        assert_eq!(
+            k("HTTP://Example.COM:80/%7euser"),
+            "http://example.com/~user"
+        );
+        assert_eq!(k("http://example.com"), "http://example.com/");
+        assert_eq!(
+            k("http://例え.jp/Straße"),
+            "http://xn--r8jz45g.jp/Stra%C3%9Fe"
+        );
+    }
+
+    #[test]
+    fn hosts() {
+        assert_eq!(
+            host_of("http://WWW.Example.com:8080/x").as_deref(),
+            Some("www.example.com")
+        );
+        assert_eq!(
+            host_of("mailto:joe@Example.ORG,ann@b.example?subject=x")
+                .as_deref(),
+            Some("example.org")
+        );
+        assert_eq!(
+            host_of("http://例え.jp/").as_deref(),
+            Some("xn--r8jz45g.jp")
+        );
+        assert_eq!(host_of("news:comp.lang.c"), None);
+        assert_eq!(host_of("file:///etc/passwd"), None);
     }
 }

@@ -53,9 +53,46 @@ pub struct Args {
     #[arg(short = 'c', long)]
     pub count: bool,
 
-    /// Print each distinct URL once, the first time it is found.
+    /// Print each distinct URL once, the first time it is found; URLs
+    /// that differ only in case, escaping, dot segments or a default port
+    /// count as one (RFC 3986 6.2.2, 6.2.3). Memory grows with the number
+    /// of distinct URLs.
     #[arg(short = 'u', long)]
     pub unique: bool,
+
+    /// Print the normal form of each URL (RFC 3986 6.2.2 and 6.2.3):
+    /// scheme and host in lower case, escapes of unreserved characters
+    /// decoded and the others in upper case, dot segments removed, the
+    /// default port dropped, an empty http(s) path as "/".
+    #[arg(long)]
+    pub normalize: bool,
+
+    /// Print IRIs in their URI form (RFC 3987 3.1): non-ASCII characters
+    /// as UTF-8 percent-escapes, an international host name in IDNA
+    /// (punycode) form.
+    #[arg(long)]
+    pub ascii: bool,
+
+    /// After all inputs, print each distinct URL (its normal form) with
+    /// the number of times it was found, most frequent first, as
+    /// "COUNT<tab>URL" (JSON objects with --json).
+    #[arg(long, conflicts_with_all = ["count", "hosts"])]
+    pub count_unique: bool,
+
+    /// After all inputs, print each host with the number of URLs naming
+    /// it, most frequent first, as "COUNT<tab>HOST" (JSON objects with
+    /// --json); a mailto: URL names the domain of its first address.
+    #[arg(long, conflicts_with_all = ["count"])]
+    pub hosts: bool,
+
+    /// Print only URLs with warnings, each followed by a tab and the
+    /// warnings' codes: a password in the userinfo, a userinfo that looks
+    /// like a host, a port other than the scheme's default (reserved-port
+    /// below 1024), encoded CR, LF or NUL, a punycode, mixed-script or
+    /// numeric host, advice of the scheme's own rules, a scheme missing
+    /// from the IANA registry. --json shows them in "warnings" always.
+    #[arg(long)]
+    pub warnings: bool,
 
     /// Print each URL's resolved absolute form (RFC 3986 section 5: dot
     /// segments removed; a relative <URL:...> resolved against --base).
@@ -72,6 +109,12 @@ pub struct Args {
     pub invalid: bool,
 
     /// Print only URLs with these schemes (comma-separated, any case).
+    /// The list may name groups of the bundled IANA scheme registry:
+    /// registered, permanent, provisional, historical. Every scheme of the
+    /// list is also found without "//" in text (tag:, spotify:), which by
+    /// default only mailto, news, urn, tel, fax, sip, sips, xmpp, magnet,
+    /// data, geo, cid, mid and sms are. A name missing from the registry
+    /// gets a note on stderr.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub scheme: Vec<String>,
 

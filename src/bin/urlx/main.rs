@@ -118,7 +118,11 @@ fn run(args: Args) -> anyhow::Result<u8> {
         paths.push("-".into());
     }
     let many = paths.len() > 1 || paths.iter().any(|p| p.is_dir());
-    let format = if args.json {
+    let format = if args.count_unique {
+        Format::CountUnique
+    } else if args.hosts {
+        Format::Hosts
+    } else if args.json {
         Format::Json
     } else if args.count {
         Format::Count
@@ -135,6 +139,10 @@ fn run(args: Args) -> anyhow::Result<u8> {
         resolved: args.resolved,
         invalid: args.invalid,
         unique: args.unique,
+        normalize: args.normalize,
+        ascii: args.ascii,
+        json: args.json,
+        warnings: args.warnings,
         message_id: args.message_id,
     };
     let mut builder = Extractor::builder();
@@ -147,6 +155,16 @@ fn run(args: Args) -> anyhow::Result<u8> {
         .line_buffered(args.line_buffered);
     if !args.scheme.is_empty() {
         builder.schemes(&args.scheme);
+        for name in urlx::data::registry::SchemeSet::new(&args.scheme).names()
+        {
+            if !urlx::data::registry::is_registered(name) {
+                eprintln!(
+                    "urlx: note: scheme {:?} is not in the IANA registry of {}",
+                    escape_for_terminal(name),
+                    urlx::data::registry::REGISTRY_DATE
+                );
+            }
+        }
     }
     let extractor = builder.build()?;
     let stdout = io::stdout().lock();
