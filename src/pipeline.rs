@@ -39,7 +39,7 @@ use crate::resolve::{normalize_dots, resolve};
 use crate::scan::{evaluate, scan};
 use crate::stream::Segment;
 use crate::validate::schemes::{self, Severity};
-use crate::validate::{Uri, quick_check};
+use crate::validate::{Quick, Uri, quick_check};
 
 /// Default for [`ExtractorBuilder::max_url_len`]: 8192 bytes.
 pub const DEFAULT_MAX_URL_LEN: usize = 8192;
@@ -1014,7 +1014,7 @@ impl Extractor {
         url: UrlText,
     ) -> Option<Hit> {
         if let Some(q) = quick_check(text)
-            && scheme_rules_hold(&text[..q.scheme_len], text)
+            && scheme_rules_hold(&text[..q.scheme_len], &q, text)
         {
             // The common case, valid by the fast path: no parse needed.
             if let Some(ref allowed) = self.config.schemes {
@@ -1212,11 +1212,21 @@ fn placed(mut hit: Hit, seg: &Segment, c: &Candidate) -> Hit {
 /// `scheme`, also follows its scheme's own rules. http and https are
 /// not checked: their only rules (a host, RFC 9110 4.2.1; userinfo is
 /// deprecated, 4.2.4: a warning) hold for whatever the fast path takes.
-fn scheme_rules_hold(scheme: &str, text: &str) -> bool {
+fn scheme_rules_hold(scheme: &str, q: &Quick, text: &str) -> bool {
     if scheme.eq_ignore_ascii_case("http")
         || scheme.eq_ignore_ascii_case("https")
     {
         return true;
+    }
+    if scheme.eq_ignore_ascii_case("ftp")
+        && let Some(ok) = schemes::ftp_quick(text, q.path.0)
+    {
+        return ok;
+    }
+    if scheme.eq_ignore_ascii_case("mailto")
+        && let Some(ok) = schemes::mailto_quick(text)
+    {
+        return ok;
     }
     schemes::check(&Uri::parse(text))
         .iter()

@@ -9,6 +9,8 @@
 //! and their successors), `ws`, `wss` (RFC 6455), `urn` (RFC 8141), `tel`
 //! (RFC 3966) and `data` (RFC 2397). Other schemes yield no findings.
 
+use std::borrow::Cow;
+
 use super::{Component, HostKind, Uri};
 
 /// How serious a [`Finding`] is.
@@ -48,23 +50,27 @@ impl Finding {
 pub fn check(uri: &Uri) -> Vec<Finding> {
     let mut out = Vec::new();
     let Some(scheme) = uri.scheme() else { return out };
-    let lower = scheme.to_ascii_lowercase();
+    // Lower case without allocating: every scheme checked here is short.
+    let mut buf = [0u8; 8];
+    let Some(lower) = buf.get_mut(..scheme.len()) else { return out };
+    lower.copy_from_slice(scheme.as_bytes());
+    lower.make_ascii_lowercase();
     let out_ref = &mut out;
-    match lower.as_str() {
-        "ftp" => ftp(uri, out_ref),
-        "http" | "https" => http(uri, out_ref),
-        "gopher" => gopher(uri, out_ref),
-        "mailto" => mailto(uri, out_ref),
-        "news" => news(uri, out_ref),
-        "nntp" => nntp(uri, out_ref),
-        "telnet" => telnet(uri, out_ref),
-        "wais" => wais(uri, out_ref),
-        "file" => file(uri, out_ref),
-        "prospero" => prospero(uri, out_ref),
-        "ws" | "wss" => ws(uri, out_ref),
-        "urn" => urn(uri, out_ref),
-        "tel" => tel(uri, out_ref),
-        "data" => data(uri, out_ref),
+    match &*lower {
+        b"ftp" => ftp(uri, out_ref),
+        b"http" | b"https" => http(uri, out_ref),
+        b"gopher" => gopher(uri, out_ref),
+        b"mailto" => mailto(uri, out_ref),
+        b"news" => news(uri, out_ref),
+        b"nntp" => nntp(uri, out_ref),
+        b"telnet" => telnet(uri, out_ref),
+        b"wais" => wais(uri, out_ref),
+        b"file" => file(uri, out_ref),
+        b"prospero" => prospero(uri, out_ref),
+        b"ws" | b"wss" => ws(uri, out_ref),
+        b"urn" => urn(uri, out_ref),
+        b"tel" => tel(uri, out_ref),
+        b"data" => data(uri, out_ref),
         _ => {}
     }
     out
@@ -93,8 +99,11 @@ fn hex_val(b: u8) -> Option<u8> {
 
 /// Decodes `%XX` (RFC 3986 section 2.1); a `%` not followed by two hex
 /// digits is kept as is.
-pub(crate) fn pct_decode(s: &str) -> Vec<u8> {
+pub(crate) fn pct_decode(s: &str) -> Cow<'_, [u8]> {
     let b = s.as_bytes();
+    if !b.contains(&b'%') {
+        return Cow::Borrowed(b);
+    }
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while let Some(&c) = b.get(i) {
@@ -110,7 +119,7 @@ pub(crate) fn pct_decode(s: &str) -> Vec<u8> {
         out.push(c);
         i += 1;
     }
-    out
+    Cow::Owned(out)
 }
 
 /// Everything after `scheme:` up to the fragment (the RFC 3986
@@ -137,25 +146,29 @@ fn path_and_query<'a>(uri: &Uri<'a>) -> &'a str {
 /// labels); one trailing `.` is allowed. With `iri`, non-ASCII characters
 /// count as letters (RFC 3987 internationalized host names).
 fn is_dns_name(host: &str, iri: bool) -> bool {
-    let host = host.strip_suffix('.').unwrap_or(host);
-    if host.is_empty() {
-        return false;
+    let host = host.strip_suffix('.').unwrap_or(host).as_bytes();
+    // Bytes of a UTF-8 character count as letters in an IRI host.
+    let letter = |c: u8| c.is_ascii_alphabetic() || (iri && c >= 0x80);
+    let mut label_start = 0;
+    for (i, &c) in host.iter().enumerate() {
+        if c == b'.' {
+            // An empty label, or one ending with '-'.
+            if i == label_start || host[i - 1] == b'-' {
+                return false;
+            }
+            label_start = i + 1;
+        } else if c == b'-' {
+            if i == label_start {
+                return false;
+            }
+        } else if !(letter(c) || c.is_ascii_digit()) {
+            return false;
+        }
     }
-    let letter = |c: char| c.is_ascii_alphabetic() || (iri && !c.is_ascii());
-    let labels_ok = host.split('.').all(|label| {
-        !label.is_empty()
-            && !label.starts_with('-')
-            && !label.ends_with('-')
-            && label
-                .chars()
-                .all(|c| letter(c) || c.is_ascii_digit() || c == '-')
-    });
-    let top_ok = host
-        .rsplit('.')
-        .next()
-        .and_then(|t| t.chars().next())
-        .is_some_and(letter);
-    labels_ok && top_ok
+    // The last label: not empty, no '-' at its end, starts with a letter.
+    label_start < host.len()
+        && host.last() != Some(&b'-')
+        && host.get(label_start).is_some_and(|&c| letter(c))
 }
 
 /// What an RFC 1738 server-based scheme allows before the host.
@@ -267,6 +280,9 @@ fn ftp(uri: &Uri, out: &mut Vec<Finding>) {
     // [ ";type=" ftptype ]]; fsegment excludes ";" (section 3.2.2: ";" is
     // reserved in name and CWD components and must be encoded).
     let tail = path_and_query(uri);
+    if !tail.contains(';') {
+        return;
+    }
     let fpath = tail.strip_prefix('/').unwrap_or(tail);
     let mut segments = fpath.split('/').peekable();
     while let Some(seg) = segments.next() {
@@ -307,6 +323,30 @@ fn ftp(uri: &Uri, out: &mut Vec<Finding>) {
             );
         }
     }
+}
+
+/// [`ftp`] for the common shape that validation's fast path accepts
+/// (`ftp://host[:port]/path`, no userinfo, path from `path_start`):
+/// `Some(true)` when the host is a domain name and the path has no `;`,
+/// so there is nothing to report; `None` when [`check`] must decide.
+pub(crate) fn ftp_quick(text: &str, path_start: usize) -> Option<bool> {
+    let authority = text.get(6..path_start)?; // after "ftp://"
+    let host = authority.split_once(':').map_or(authority, |(h, _)| h);
+    let path = text.get(path_start..)?;
+    (is_dns_name(host, false) && !path.contains(';')).then_some(true)
+}
+
+/// [`mailto`] for the common shape `mailto:local@domain` (one address;
+/// no escapes, header fields, fragment, quotes or `/`): whether the
+/// address is an addr-spec, or `None` when [`check`] must decide. None
+/// of mailto's warnings can apply to that shape.
+pub(crate) fn mailto_quick(text: &str) -> Option<bool> {
+    let rest = text.get(7..)?; // after "mailto:"
+    let plain = !rest.is_empty()
+        && !rest
+            .bytes()
+            .any(|b| matches!(b, b'?' | b'%' | b',' | b'#' | b'"' | b'/'));
+    plain.then(|| addr_spec(rest).is_ok())
 }
 
 /// RFC 9110 section 4.2.1 (http) and 4.2.2 (https); RFC 1738 section 3.3.
@@ -388,8 +428,14 @@ fn is_atext(c: char) -> bool {
 
 /// RFC 5322 section 3.2.3: dot-atom-text = 1*atext *("." 1*atext).
 fn is_dot_atom(s: &str) -> bool {
-    !s.is_empty()
-        && s.split('.').all(|p| !p.is_empty() && p.chars().all(is_atext))
+    // Byte by byte: the bytes of a UTF-8 character (RFC 6532) are all
+    // >= 0x80, as `is_atext` allows.
+    let b = s.as_bytes();
+    !b.is_empty()
+        && b.first() != Some(&b'.')
+        && b.last() != Some(&b'.')
+        && !b.windows(2).any(|w| w == b"..")
+        && b.iter().all(|&c| c == b'.' || c >= 0x80 || is_atext(char::from(c)))
 }
 
 /// RFC 5322 section 3.2.4 quoted-string (without CFWS); returns the rest
@@ -1749,6 +1795,43 @@ mod tests {
             "urn:é:é",
         ] {
             let _ = check(&Uri::parse(s));
+        }
+    }
+
+    /// The fast paths agree with the full check.
+    #[test]
+    fn quick_paths_agree_with_check() {
+        let errors = |s: &str| {
+            check(&Uri::parse(s)).iter().all(|f| f.severity != Severity::Error)
+        };
+        for s in [
+            "mailto:joe@example.com",
+            "mailto:a.b@c",
+            "mailto:.a@b",
+            "mailto:a..b@c",
+            "mailto:a@b@c",
+            "mailto:ab",
+            "mailto:a@",
+            "mailto:@b",
+            "mailto:a@[1.2.3.4]",
+            "mailto:\u{e9}@b.example",
+        ] {
+            if let Some(ok) = mailto_quick(s) {
+                assert_eq!(ok, errors(s), "{s}");
+            }
+        }
+        for s in [
+            "ftp://ftp.example.org/pub/x",
+            "ftp://ftp.example.org:21/pub/x;type=i",
+            "ftp://ftp_x.example.org/",
+            "ftp://a-.example/",
+            "ftp://1.2.3.4/",
+            "ftp://x.example./",
+        ] {
+            let start = Uri::parse(s).range(Component::Path).unwrap().start;
+            if let Some(ok) = ftp_quick(s, start) {
+                assert_eq!(ok, errors(s), "{s}");
+            }
         }
     }
 }
