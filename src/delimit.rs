@@ -36,6 +36,7 @@
 //!    may not actually be part of the URL"); the hit keeps the hyphen and
 //!    carries the variant without it.
 
+use crate::abbrev;
 use crate::data::registry::SchemeSet;
 use crate::hit::{Candidate, Context};
 use crate::validate::{is_sub_delim, is_unreserved};
@@ -61,13 +62,16 @@ pub const OPAQUE_SCHEMES: &[&str] = &[
 ];
 
 /// What delimiting needs besides the bytes.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct Rules {
     /// Candidates longer than this many bytes of input are too long.
     pub max_len: usize,
     /// Schemes recognised without `//` besides [`OPAQUE_SCHEMES`] (those
     /// the user asked for with `--scheme`, by name or registry status).
     pub opaque: Option<SchemeSet>,
+    /// Abbreviated URIs (`www.`, `ftp.`) and e-mail addresses to find
+    /// too ([`crate::abbrev`]).
+    pub abbrev: abbrev::Opts,
 }
 
 /// Delimit the candidate whose trigger is the `:` at `colon`, if any.
@@ -125,7 +129,7 @@ pub(crate) fn delimit(
 /// What opened the wrapper of a bare-delimited URL, which decides the
 /// character that closes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Open {
+pub(crate) enum Open {
     None,
     Paren,
     Square,
@@ -153,14 +157,14 @@ fn scheme_start(hay: &[u8], colon: usize) -> Option<usize> {
     if s < colon && hay[s].is_ascii_alphabetic() { Some(s) } else { None }
 }
 
-fn is_ws(b: u8) -> bool {
+pub(crate) fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
 }
 
 /// ASCII bytes that may appear in a URI (RFC 3986 section 2: unreserved,
 /// reserved and `%`).
 #[inline]
-fn is_uri_ascii(b: u8) -> bool {
+pub(crate) fn is_uri_ascii(b: u8) -> bool {
     URI_ASCII[b as usize]
 }
 
@@ -178,7 +182,7 @@ static PLAIN: [bool; 256] = {
 
 /// The end of the run of [`PLAIN`] bytes at `hay[i..limit]`. Eight bytes
 /// are tested at a time with one branch: URLs are long runs of them.
-fn plain_run(hay: &[u8], mut i: usize, limit: usize) -> usize {
+pub(crate) fn plain_run(hay: &[u8], mut i: usize, limit: usize) -> usize {
     while let Some(w) = hay.get(i..i + 8).filter(|_| i + 8 <= limit) {
         if !w.iter().fold(true, |all, &b| all & PLAIN[b as usize]) {
             break;
@@ -233,7 +237,7 @@ pub(crate) fn is_unicode_stop(c: char) -> bool {
 }
 
 /// Decode the UTF-8 character at `hay[i..]`: `None` when invalid.
-fn char_at(hay: &[u8], i: usize) -> Option<(char, usize)> {
+pub(crate) fn char_at(hay: &[u8], i: usize) -> Option<(char, usize)> {
     let b = hay[i];
     let len = match b {
         0xC2..=0xDF => 2,
@@ -247,7 +251,7 @@ fn char_at(hay: &[u8], i: usize) -> Option<(char, usize)> {
 }
 
 /// The character that ends just before `hay[end]`, if valid UTF-8.
-fn char_before(hay: &[u8], end: usize) -> Option<char> {
+pub(crate) fn char_before(hay: &[u8], end: usize) -> Option<char> {
     let mut i = end;
     while i > 0 && end - i < 4 {
         i -= 1;
@@ -429,6 +433,7 @@ fn angle(
             cleaned: None,
             alternative: None,
             too_long: true,
+            abbrev: None,
         });
     }
     if i >= limit || end_of_text == start {
@@ -448,6 +453,7 @@ fn angle(
         cleaned,
         alternative,
         too_long: false,
+        abbrev: None,
     })
 }
 
@@ -488,6 +494,59 @@ fn remove_whitespace(
     (Some(String::from_utf8(text).unwrap_or_default()), alternative)
 }
 
+/// Brackets opened inside a URL (rule 5), so that a closing one is kept
+/// when it balances and ends the URL when it closes the wrapper.
+#[derive(Default)]
+pub(crate) struct Brackets {
+    paren: i32,
+    square: i32,
+}
+
+/// What [`Brackets::step`] found at a byte.
+pub(crate) enum Step {
+    /// A URI byte or a non-ASCII letter: the URL goes on at this offset.
+    Next(usize),
+    /// The URL ends before it (a wrapper's closer, Unicode punctuation,
+    /// invalid UTF-8).
+    End,
+    /// Another ASCII byte: the caller decides.
+    Other,
+}
+
+impl Brackets {
+    /// Rule 5 at `hay[i]`, a byte that is not [`PLAIN`].
+    #[inline(always)]
+    pub(crate) fn step(&mut self, hay: &[u8], i: usize, open: Open) -> Step {
+        let Some(&b) = hay.get(i) else { return Step::End };
+        if is_uri_ascii(b) {
+            if self.closes(b, open) { Step::End } else { Step::Next(i + 1) }
+        } else if b >= 0x80 {
+            match char_at(hay, i) {
+                Some((c, len)) if !is_unicode_stop(c) => Step::Next(i + len),
+                _ => Step::End,
+            }
+        } else {
+            Step::Other
+        }
+    }
+
+    /// Count `b` (a URI byte that is not [`PLAIN`]); true when it closes
+    /// the wrapper `open`, which ends the URL before it.
+    pub(crate) fn closes(&mut self, b: u8, open: Open) -> bool {
+        match b {
+            b'\'' => return open == Open::Single,
+            b'(' => self.paren += 1,
+            b')' if self.paren == 0 && open == Open::Paren => return true,
+            b')' => self.paren -= 1,
+            b'[' => self.square += 1,
+            b']' if self.square == 0 && open == Open::Square => return true,
+            b']' => self.square -= 1,
+            _ => {}
+        }
+        false
+    }
+}
+
 /// Rule 5 and 6: delimit a URL in bare text (or a wrapper closed by a
 /// character that cannot be in a URI), starting at the scheme at `s`.
 fn bare(
@@ -500,8 +559,7 @@ fn bare(
 ) -> Option<Candidate> {
     let limit = hay.len().min(s.saturating_add(max_len + 1));
     let mut joins: Vec<(usize, usize)> = Vec::new(); // removed ranges
-    let mut paren = 0i32;
-    let mut square = 0i32;
+    let mut brackets = Brackets::default();
     let mut i = s;
     while i < limit {
         // The common case first: a run of URI bytes with no bracket or
@@ -510,35 +568,20 @@ fn bare(
         if i >= limit {
             break;
         }
-        let b = hay[i];
-        if is_uri_ascii(b) {
-            match b {
-                b'\'' if open == Open::Single => break,
-                b'(' => paren += 1,
-                b')' if paren == 0 && open == Open::Paren => break,
-                b')' => paren -= 1,
-                b'[' => square += 1,
-                b']' if square == 0 && open == Open::Square => break,
-                b']' => square -= 1,
-                _ => {}
-            }
-            i += 1;
-        } else if b >= 0x80 {
-            match char_at(hay, i) {
-                Some((c, len)) if !is_unicode_stop(c) => i += len,
-                _ => break,
-            }
-        } else if is_ws(b) && i > s && hay[i - 1] == b'-' {
-            // Rule 6: a hyphen at the end of the line.
-            match hyphen_join(hay, i, quote_depth(hay, colon)) {
-                Some(next) => {
-                    joins.push((i, next));
-                    i = next;
+        match brackets.step(hay, i, open) {
+            Step::Next(next) => i = next,
+            Step::End => break,
+            Step::Other if is_ws(hay[i]) && i > s && hay[i - 1] == b'-' => {
+                // Rule 6: a hyphen at the end of the line.
+                match hyphen_join(hay, i, quote_depth(hay, colon)) {
+                    Some(next) => {
+                        joins.push((i, next));
+                        i = next;
+                    }
+                    None => break,
                 }
-                None => break,
             }
-        } else {
-            break;
+            Step::Other => break,
         }
     }
     let too_long = i - s > max_len;
@@ -577,6 +620,7 @@ fn bare(
         cleaned,
         alternative,
         too_long,
+        abbrev: None,
     })
 }
 
@@ -657,7 +701,7 @@ fn skip_quote(hay: &[u8], mut j: usize, depth: usize) -> Option<usize> {
 }
 
 /// Rule 5: drop trailing sentence punctuation and unbalanced closers.
-fn trim_trailing(hay: &[u8], s: usize, mut end: usize) -> usize {
+pub(crate) fn trim_trailing(hay: &[u8], s: usize, mut end: usize) -> usize {
     while end > s {
         let b = hay[end - 1];
         let drop = match b {

@@ -76,6 +76,9 @@ pub(crate) struct Candidate {
     pub cleaned: Option<String>,
     /// For a joined line break after a `-`: the URL without that hyphen.
     pub alternative: Option<String>,
+    /// For an abbreviated URI or e-mail address (no scheme written), what
+    /// it was read as and the absolute URI it stands for.
+    pub abbrev: Option<(crate::abbrev::Kind, String)>,
     /// The candidate is longer than the configured maximum: it shadows
     /// its extent (so no hit starts inside it) but is never reported.
     pub too_long: bool,
@@ -124,6 +127,10 @@ pub(crate) struct Rare {
     pub resolved: Option<String>,
     /// Where in a mail message or news article the hit was found.
     pub provenance: Option<Provenance>,
+    /// An abbreviated URI or e-mail address: what it was read as.
+    pub abbrev: Option<crate::abbrev::Kind>,
+    /// A defanged URL, read as its refanged form.
+    pub refanged: bool,
 }
 
 /// Where in a mail message or news article a hit was found.
@@ -237,6 +244,33 @@ impl Hit {
     /// The context that delimited the URL.
     pub fn context(&self) -> Context {
         self.context
+    }
+
+    /// For a URL written without its scheme (found with
+    /// [`ExtractorBuilder::abbreviated`](crate::ExtractorBuilder::abbreviated)
+    /// or [`emails`](crate::ExtractorBuilder::emails)): `"www"`, `"ftp"`
+    /// or `"email"`. [`Hit::resolved`] is then the absolute URI.
+    pub fn abbreviated(&self) -> Option<&'static str> {
+        use crate::abbrev::Kind;
+        Some(match self.rare.as_ref()?.abbrev? {
+            Kind::Www => "www",
+            Kind::Ftp => "ftp",
+            Kind::Email => "email",
+        })
+    }
+
+    /// Whether the URL was written defanged (`hxxp://example[.]com`) and
+    /// read as [`Hit::resolved`] (with
+    /// [`ExtractorBuilder::refang`](crate::ExtractorBuilder::refang)).
+    pub fn refanged(&self) -> bool {
+        self.rare.as_ref().is_some_and(|r| r.refanged)
+    }
+
+    /// For a redirector link (Google `/url?q=`, Outlook safelinks,
+    /// Proofpoint urldefense, Barracuda), the target it leads to, after
+    /// up to four levels ([`crate::unwrap`]); computed when asked for.
+    pub fn unwrapped(&self) -> Option<String> {
+        crate::unwrap::unwrap(self.resolved().unwrap_or(self.url()))
     }
 
     /// Warnings about a valid hit, computed when asked for: the advice of

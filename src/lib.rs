@@ -77,6 +77,11 @@ pub mod mail;
 mod scan;
 // Stage 2: URL extent in context (Appendix E).
 mod delimit;
+// Stages 1-2 for URLs without a scheme: www., ftp., e-mail addresses
+// (2396bis Appendix F), with --abbreviated and --emails.
+pub mod abbrev;
+// Defanged URLs (hxxp://, [.]) made usable again, with --refang.
+pub mod refang;
 // Stage 3: RFC 3986 grammar, the schemes' own rules, security lint.
 pub mod validate;
 // Bundled data: IANA scheme registry, public suffix list.
@@ -85,6 +90,8 @@ pub mod data;
 pub mod resolve;
 // Normal forms (RFC 3986 section 6) and IRI to URI (RFC 3987).
 pub mod normalize;
+// The targets of redirector links (Google, safelinks, urldefense).
+pub mod unwrap;
 // Builder, extractor, parallel scan and ordered merge.
 mod pipeline;
 // Printers: plain, JSON Lines, counts.
@@ -118,7 +125,11 @@ pub mod stages {
     /// Stages 1 and 2: the candidates delimited in `hay` (no validation).
     pub fn count_candidates(hay: &[u8], max_len: usize) -> usize {
         let mut n = 0;
-        let rules = crate::delimit::Rules { max_len, opaque: None };
+        let rules = crate::delimit::Rules {
+            max_len,
+            opaque: None,
+            abbrev: crate::abbrev::Opts { www: false, emails: false },
+        };
         crate::scan::scan(hay, 0, hay.len(), &rules, |c| {
             n += usize::from(!c.too_long);
         });

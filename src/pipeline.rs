@@ -28,6 +28,7 @@ use std::sync::atomic::Ordering::{self, Relaxed};
 
 use rayon::prelude::*;
 
+use crate::abbrev;
 use crate::data::registry::SchemeSet;
 use crate::delimit::Rules;
 use crate::delimit::{LOOKAHEAD_SLACK, LOOKBACK};
@@ -35,8 +36,9 @@ use crate::feed::{Feeder, FilePart, Item, cut_at_nul, read_at};
 use crate::hit::{Candidate, Context, Hit, Rare, UrlText};
 use crate::mail::mbox::{Framing, Message, Messages};
 use crate::mail::{self, Format, MailConfig};
+use crate::refang;
 use crate::resolve::{normalize_dots, resolve};
-use crate::scan::{evaluate, scan};
+use crate::scan::{evaluate_any, next_trigger, scan};
 use crate::stream::Segment;
 use crate::validate::schemes::{self, Severity};
 use crate::validate::{Quick, Uri, quick_check};
@@ -74,6 +76,8 @@ pub struct ExtractorBuilder {
     format: Format,
     mail: MailConfig,
     line_buffered: bool,
+    abbrev: abbrev::Opts,
+    refang: bool,
 }
 
 impl Default for ExtractorBuilder {
@@ -97,7 +101,35 @@ impl ExtractorBuilder {
             format: Format::Text,
             mail: MailConfig::default(),
             line_buffered: false,
+            abbrev: abbrev::Opts { www: false, emails: false },
+            refang: false,
         }
+    }
+
+    /// Also find abbreviated URIs without a scheme (2396bis Appendix F):
+    /// `www.example.com/path` read as `http://`, `ftp.example.org` as
+    /// `ftp://`. The host must end in a public suffix. The hit's
+    /// [`Hit::url`] is the text as written, [`Hit::resolved`] the
+    /// absolute URI, and [`Hit::abbreviated`] says which kind it is.
+    pub fn abbreviated(&mut self, yes: bool) -> &mut Self {
+        self.abbrev.www = yes;
+        self
+    }
+
+    /// Also find e-mail addresses without `mailto:`, read as `mailto:`
+    /// URIs (see [`ExtractorBuilder::abbreviated`]).
+    pub fn emails(&mut self, yes: bool) -> &mut Self {
+        self.abbrev.emails = yes;
+        self
+    }
+
+    /// Read defanged URLs (`hxxp://example[.]com`, see [`crate::refang`])
+    /// as the URLs they stand for: the hit's [`Hit::url`] stays as
+    /// written, [`Hit::resolved`] is the refanged URL, validated in its
+    /// place, and [`Hit::refanged`] is true.
+    pub fn refang(&mut self, yes: bool) -> &mut Self {
+        self.refang = yes;
+        self
     }
 
     /// The input format: [`Format::Text`] by default; [`Format::Auto`]
@@ -200,8 +232,11 @@ impl ExtractorBuilder {
                 });
             }
         }
-        let rules =
-            Rules { max_len: self.max_url_len, opaque: self.schemes.clone() };
+        let rules = Rules {
+            max_len: self.max_url_len,
+            opaque: self.schemes.clone(),
+            abbrev: self.abbrev,
+        };
         Ok(Extractor { config: self.clone(), rules, hint: Arc::default() })
     }
 }
@@ -1138,11 +1173,52 @@ impl Extractor {
         base: Option<&str>,
         url: UrlText,
     ) -> Option<Hit> {
+        if let Some((kind, ref absolute)) = c.abbrev {
+            return self.stand_in_hit(absolute, c.context, url, |r| {
+                r.abbrev = Some(kind);
+            });
+        }
+        if self.config.refang
+            && let Some(refanged) = refang::refang(text)
+        {
+            return self.stand_in_hit(&refanged, c.context, url, |r| {
+                r.refanged = true;
+            });
+        }
         let mut hit = self.build_hit_with(text, base, c.context, url)?;
         if let Some(ref alt) = c.alternative {
             hit.rare.get_or_insert_with(Box::default).alternative =
                 Some(alt.clone());
         }
+        Some(hit)
+    }
+
+    /// The hit of a URL written in another form (abbreviated, defanged):
+    /// validated and resolved as `absolute`, with `url` as written and
+    /// `absolute` as its resolved form; `mark` records the form.
+    fn stand_in_hit(
+        &self,
+        absolute: &str,
+        context: Context,
+        url: UrlText,
+        mark: impl FnOnce(&mut Rare),
+    ) -> Option<Hit> {
+        let mut hit = self.build_hit_with(
+            absolute,
+            None,
+            context,
+            UrlText::new(absolute),
+        )?;
+        let resolved = hit.resolved().map(str::to_string);
+        let printable = hit.printable
+            && url.as_str().is_ascii()
+            && !url.as_str().bytes().any(|b| b.is_ascii_control());
+        let rare = hit.rare.get_or_insert_with(Box::default);
+        rare.resolved = resolved;
+        mark(rare);
+        hit.url = url;
+        hit.resolved_is_url = false;
+        hit.printable = printable;
         Some(hit)
     }
 
@@ -1173,17 +1249,17 @@ impl Extractor {
                         .extend(rest.into_iter().filter(|x| x.trigger >= p));
                     break;
                 }
-                let Some(off) = memchr::memchr(b':', &seg.buf[p..range.end])
+                let Some(t) =
+                    next_trigger(&seg.buf, p, range.end, &self.rules)
                 else {
                     break;
                 };
-                let colon = p + off;
-                match evaluate(&seg.buf, colon, &self.rules) {
+                match evaluate_any(&seg.buf, t, &self.rules) {
                     Some(c) => {
                         p = c.resume;
                         accepted.push(self.finish(seg, c));
                     }
-                    None => p = colon + 1,
+                    None => p = t + 1,
                 }
             }
             carry.resume = carry.resume.max(base + p as u64);
@@ -1206,8 +1282,6 @@ fn placed(mut hit: Hit, seg: &Segment, c: &Candidate) -> Hit {
     hit
 }
 
-/// Whether a path has a `.` or `..` segment (RFC 3986 5.2.4 would
-/// change it).
 /// Whether `text`, accepted by validation's fast path with scheme
 /// `scheme`, also follows its scheme's own rules. http and https are
 /// not checked: their only rules (a host, RFC 9110 4.2.1; userinfo is
@@ -1233,6 +1307,8 @@ fn scheme_rules_hold(scheme: &str, q: &Quick, text: &str) -> bool {
         .all(|f| f.severity != Severity::Error)
 }
 
+/// Whether a path has a `.` or `..` segment (RFC 3986 5.2.4 would
+/// change it).
 fn has_dot_segment(path: &str) -> bool {
     let b = path.as_bytes();
     let bound = |i: usize| i == b.len() || b[i] == b'/';

@@ -3,8 +3,9 @@
 //! candidate it accepts. It owns the hot loop and makes no judgement of
 //! its own beyond a two-byte early reject.
 
+use crate::abbrev::{self, Abbrev};
 use crate::delimit::{Rules, delimit};
-use crate::hit::Candidate;
+use crate::hit::{Candidate, Context};
 
 /// Find the candidates whose trigger lies in `hay[from..to]`, in order,
 /// and give each to `found`.
@@ -23,6 +24,9 @@ pub(crate) fn scan(
     rules: &Rules,
     mut found: impl FnMut(Candidate),
 ) {
+    if rules.abbrev.www || rules.abbrev.emails {
+        return scan_abbrev(hay, from, to, rules, found);
+    }
     let mut pos = from;
     for off in memchr::memchr_iter(b':', &hay[from..to]) {
         let colon = from + off;
@@ -33,6 +37,81 @@ pub(crate) fn scan(
             pos = c.resume;
             found(c);
         }
+    }
+}
+
+/// [`scan`] with abbreviated URIs and e-mail addresses: the triggers
+/// are `:`, the `.` of `www.` or `ftp.`, and `@` (2396bis Appendix F).
+fn scan_abbrev(
+    hay: &[u8],
+    from: usize,
+    to: usize,
+    rules: &Rules,
+    mut found: impl FnMut(Candidate),
+) {
+    let mut pos = from;
+    for off in memchr::memchr3_iter(b':', b'.', b'@', &hay[from..to]) {
+        let t = from + off;
+        if t < pos {
+            continue;
+        }
+        if let Some(c) = evaluate_any(hay, t, rules) {
+            pos = c.resume;
+            found(c);
+        }
+    }
+}
+
+/// The position of the next trigger at or after `pos` (before `to`) for
+/// `rules`: a `:`, or also `.` and `@` when abbreviated forms are on.
+pub(crate) fn next_trigger(
+    hay: &[u8],
+    pos: usize,
+    to: usize,
+    rules: &Rules,
+) -> Option<usize> {
+    let area = hay.get(pos..to)?;
+    let off = if rules.abbrev.www || rules.abbrev.emails {
+        memchr::memchr3(b':', b'.', b'@', area)
+    } else {
+        memchr::memchr(b':', area)
+    };
+    off.map(|o| pos + o)
+}
+
+/// Evaluate the trigger at `t` of any kind. Like a scheme, the local
+/// part of an address lies before its trigger; whether the trigger lies
+/// inside an earlier candidate is all that decides (so that a chunk
+/// scanned on its own agrees with the whole input scanned in one go).
+pub(crate) fn evaluate_any(
+    hay: &[u8],
+    t: usize,
+    rules: &Rules,
+) -> Option<Candidate> {
+    let max_len = rules.max_len;
+    let found = match hay.get(t)? {
+        b':' => return evaluate(hay, t, rules),
+        b'.' if rules.abbrev.www => {
+            abbrev::abbreviated_at(hay, t.checked_sub(3)?, max_len)
+        }
+        b'@' if rules.abbrev.emails => abbrev::email_at(hay, t, max_len),
+        _ => None,
+    }?;
+    Some(abbreviated(found, t))
+}
+
+/// The candidate of an abbreviated URI or address found from trigger `t`.
+fn abbreviated(a: Abbrev, t: usize) -> Candidate {
+    Candidate {
+        trigger: t,
+        start: a.start,
+        end: a.end,
+        resume: a.end,
+        context: Context::Bare,
+        cleaned: None,
+        alternative: None,
+        abbrev: Some((a.kind, a.url)),
+        too_long: false,
     }
 }
 

@@ -580,6 +580,9 @@ mod json {
         "context",
         "hyphen_break",
         "alternative",
+        "abbreviated",
+        "refanged",
+        "unwrapped",
     ];
 
     const TEXT: &str = "Mail: <URL:http://w.example/a/long-\n   \
@@ -649,6 +652,9 @@ mod json {
             "context": "url-prefix",
             "hyphen_break": true,
             "alternative": "http://w.example/a/longpath?x=1#top",
+            "abbreviated": null,
+            "refanged": false,
+            "unwrapped": null,
         });
         assert_eq!(hits[0], expected);
         check_slice(TEXT.as_bytes(), &hits[0]);
@@ -684,6 +690,9 @@ mod json {
             "context": "bare",
             "hyphen_break": false,
             "alternative": null,
+            "abbreviated": null,
+            "refanged": false,
+            "unwrapped": null,
         });
         assert_eq!(hits[1], expected);
         check_slice(TEXT.as_bytes(), &hits[1]);

@@ -26,3 +26,5 @@ mod foursuite;
 mod props;
 // Schemes' own rules, warnings, normal forms, IRIs (printing options).
 mod schemes;
+// Abbreviated URIs and e-mail addresses: cut-independence, no panics.
+mod abbrev_props;

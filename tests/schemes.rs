@@ -249,3 +249,191 @@ fn scheme_list_takes_registry_groups() {
     assert!(!err.contains("http"), "{err}");
     assert_eq!(lines(&["--scheme", "foo"], text), ["foo:bar"]);
 }
+
+const ABBREV: &str = "See www.example.com/path, ftp.funet.fi and \
+    joe.bloggs+tag@example.org, not node.js, 1,420.00.zip or a@b.\n\
+    http://www.example.org/x?u=www.a.com mailto:a@b.example \
+    <www.w3.org/Addressing/> (see www.example.co.uk:8080/a_(b)).\n\
+    Message-ID: <20020710092545.D20950@example.com>\n";
+
+/// 2396bis Appendix F: abbreviated URIs and bare addresses, only when
+/// asked for, with a public suffix, never inside a URL.
+#[test]
+fn abbreviated_uris_and_emails() {
+    let full = ["http://www.example.org/x?u=www.a.com", "mailto:a@b.example"];
+    assert_eq!(lines(&[], ABBREV), full);
+    assert_eq!(
+        lines(&["--abbreviated"], ABBREV),
+        [
+            "www.example.com/path",
+            "ftp.funet.fi",
+            full[0],
+            full[1],
+            "www.w3.org/Addressing/",
+            "www.example.co.uk:8080/a_(b)",
+        ]
+    );
+    assert_eq!(
+        lines(&["--emails", "--resolved"], ABBREV),
+        ["mailto:joe.bloggs+tag@example.org", full[0], full[1]]
+    );
+    let hits = json(&["--json", "--abbreviated", "--emails"], ABBREV);
+    let kinds: Vec<(&str, &str, &Value)> = hits
+        .iter()
+        .map(|h| {
+            (
+                h["url"].as_str().unwrap(),
+                h["resolved"].as_str().unwrap(),
+                &h["abbreviated"],
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds[0],
+        ("www.example.com/path", "http://www.example.com/path", &"www".into())
+    );
+    assert_eq!(
+        kinds[1],
+        ("ftp.funet.fi", "ftp://ftp.funet.fi", &"ftp".into())
+    );
+    assert_eq!(
+        kinds[2],
+        (
+            "joe.bloggs+tag@example.org",
+            "mailto:joe.bloggs+tag@example.org",
+            &"email".into()
+        )
+    );
+    assert_eq!(kinds[3].2, &Value::Null);
+    // Positions point at the text as written.
+    let start = hits[0]["start"].as_u64().unwrap() as usize;
+    let end = hits[0]["end"].as_u64().unwrap() as usize;
+    assert_eq!(&ABBREV[start..end], "www.example.com/path");
+}
+
+/// The same hits however the input is cut into chunks and batches.
+#[test]
+fn abbreviated_forms_do_not_depend_on_chunking() {
+    let text = ABBREV.repeat(40);
+    let run = |chunk: usize, batch: usize| {
+        Extractor::builder()
+            .abbreviated(true)
+            .emails(true)
+            .line_numbers(true)
+            .chunk_size(chunk)
+            .batch_size(batch)
+            .build()
+            .unwrap()
+            .find(text.as_bytes())
+    };
+    let whole = run(1 << 20, 1 << 20);
+    assert_eq!(whole.len(), 40 * 7);
+    for (chunk, batch) in [(1, 1), (7, 13), (64, 64), (333, 1000)] {
+        assert_eq!(run(chunk, batch), whole, "chunk {chunk} batch {batch}");
+    }
+}
+
+#[test]
+fn refang_reads_defanged_urls() {
+    let text = "IOC: hxxps://evil[.]example[.]org/x and hxxp://bad[.]example.com/ \
+        and http://ok.example/\n";
+    assert_eq!(lines(&[], text), ["http://ok.example/"]);
+    assert_eq!(
+        lines(&["--refang"], text),
+        [
+            "hxxps://evil[.]example[.]org/x",
+            "hxxp://bad[.]example.com/",
+            "http://ok.example/"
+        ]
+    );
+    assert_eq!(
+        lines(&["--refang", "--resolved"], text),
+        [
+            "https://evil.example.org/x",
+            "http://bad.example.com/",
+            "http://ok.example/"
+        ]
+    );
+    let hits = json(&["--json", "--refang"], text);
+    assert_eq!(hits[0]["refanged"], true);
+    assert_eq!(hits[0]["valid"], true);
+    assert_eq!(hits[2]["refanged"], false);
+}
+
+/// Redirector links: the vectors are in src/unwrap.rs; here the CLI.
+#[test]
+fn unwrap_prints_the_target() {
+    let text = "https://urldefense.proofpoint.com/v2/url?u=http-3A__www.example.com_a&d=x \
+        https://www.google.com/url?q=https%3A%2F%2Fexample.org%2Fp%3Fa%3D1&sa=D \
+        http://plain.example/\n";
+    assert_eq!(
+        lines(&["--unwrap"], text),
+        [
+            "http://www.example.com/a",
+            "https://example.org/p?a=1",
+            "http://plain.example/"
+        ]
+    );
+    let hits = json(&["--json"], text);
+    assert_eq!(hits[0]["unwrapped"], "http://www.example.com/a");
+    assert_eq!(hits[2]["unwrapped"], Value::Null);
+}
+
+mod abbrev_chunking {
+    use proptest::prelude::*;
+    use urlx::Extractor;
+
+    const PIECES: &[&str] = &[
+        "www.",
+        "ftp.",
+        "example.com",
+        ".org",
+        "joe",
+        "@",
+        ".",
+        "/",
+        " ",
+        "\n",
+        "http://a.example/",
+        "mailto:",
+        ":",
+        "<",
+        ">",
+        "(",
+        ")",
+        "x",
+        "Message-ID: <",
+        "-\n ",
+        "hxxp://b[.]example/",
+    ];
+
+    fn run(text: &[u8], chunk: usize, batch: usize) -> Vec<urlx::Hit> {
+        Extractor::builder()
+            .abbreviated(true)
+            .emails(true)
+            .refang(true)
+            .line_numbers(true)
+            .max_url_len(64)
+            .chunk_size(chunk)
+            .batch_size(batch)
+            .build()
+            .unwrap()
+            .find(text)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// With abbreviated forms, addresses and refanging on, the output
+        /// still does not depend on how the input is cut.
+        #[test]
+        fn same_for_every_chunking(
+            v in prop::collection::vec(prop::sample::select(PIECES), 0..60),
+            chunk in 1usize..40,
+            batch in 1usize..200,
+        ) {
+            let text = v.concat();
+            let whole = run(text.as_bytes(), 1 << 20, 1 << 20);
+            prop_assert_eq!(whole, run(text.as_bytes(), chunk, batch));
+        }
+    }
+}

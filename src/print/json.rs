@@ -44,6 +44,9 @@ pub(crate) fn hit_object(input: &InputInfo, hit: &Hit) -> Value {
         "context": hit.context().as_str(),
         "hyphen_break": hit.hyphen_break(),
         "alternative": hit.alternative(),
+        "abbreviated": hit.abbreviated(),
+        "refanged": hit.refanged(),
+        "unwrapped": hit.unwrapped(),
     });
     if let (Some(p), Some(map)) = (hit.provenance(), obj.as_object_mut()) {
         map.insert("message".into(), json!(p.message));

@@ -69,6 +69,9 @@ pub struct PrintOptions {
     /// With [`Format::CountUnique`] and [`Format::Hosts`], write each row
     /// as a JSON object (`{"url" or "host", "count"}`).
     pub json: bool,
+    /// Print the target of redirector links (Google, Outlook safelinks,
+    /// Proofpoint urldefense, Barracuda) instead of the link.
+    pub unwrap: bool,
     /// Print only valid URLs that have warnings (security lint, scheme
     /// advice, unregistered scheme), each followed by a tab and the
     /// warnings' codes.
@@ -93,6 +96,7 @@ impl Default for PrintOptions {
             normalize: false,
             ascii: false,
             json: false,
+            unwrap: false,
             warnings: false,
             message_id: false,
         }
@@ -177,14 +181,20 @@ impl<W: Write> Printer<W> {
         true
     }
 
-    /// The text printed for a hit: the URL as written or resolved, in
-    /// URI form with `ascii`, normalized with `normalize`.
+    /// The text printed for a hit: the URL as written or resolved, its
+    /// target with `unwrap`, in URI form with `ascii`, normalized with
+    /// `normalize`.
     fn text<'h>(&self, hit: &'h Hit) -> Cow<'h, str> {
         let mut text = Cow::Borrowed(if self.opts.resolved {
             hit.resolved().unwrap_or(hit.url())
         } else {
             hit.url()
         });
+        if self.opts.unwrap
+            && let Some(target) = hit.unwrapped()
+        {
+            text = Cow::Owned(target);
+        }
         if self.opts.ascii {
             text = Cow::Owned(uri_form(&text).into_owned());
         }

@@ -88,7 +88,8 @@ fn warn(out: &mut Vec<Finding>, code: &'static str, msg: impl Into<String>) {
     out.push(Finding::warning(code, msg));
 }
 
-fn hex_val(b: u8) -> Option<u8> {
+/// The value of a hex digit (RFC 3986 2.1: HEXDIG, any case).
+pub(crate) fn hex_val(b: u8) -> Option<u8> {
     match b {
         b'0'..=b'9' => Some(b - b'0'),
         b'a'..=b'f' => Some(b - b'a' + 10),

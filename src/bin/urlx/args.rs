@@ -85,6 +85,33 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["count"])]
     pub hosts: bool,
 
+    /// Also find URLs written without a scheme (RFC 2396bis Appendix F):
+    /// www.example.com/path as http://, ftp.example.org as ftp://. The
+    /// host must end in a public suffix (bundled list of 2023-02-09), so
+    /// node.js or 1,420.00.zip give nothing. Printed as written; the
+    /// absolute URL with --resolved and in JSON ("abbreviated": "www").
+    #[arg(long)]
+    pub abbreviated: bool,
+
+    /// Also find e-mail addresses written without mailto:, as mailto:
+    /// URLs (same rules as --abbreviated; message IDs are not taken for
+    /// addresses).
+    #[arg(long)]
+    pub emails: bool,
+
+    /// Read defanged URLs (hxxp://, hxxps://, fxp://, example[.]com,
+    /// [:], [/], [at]) as the URLs they stand for: printed as written,
+    /// refanged with --resolved and in JSON ("refanged": true).
+    #[arg(long)]
+    pub refang: bool,
+
+    /// Print the target of redirector links (Google /url?q=, Outlook
+    /// safelinks, Proofpoint urldefense v1-v3, Barracuda linkprotect),
+    /// unwrapped up to four levels, instead of the link; JSON always
+    /// gives it in "unwrapped".
+    #[arg(long)]
+    pub unwrap: bool,
+
     /// Print only URLs with warnings, each followed by a tab and the
     /// warnings' codes: a password in the userinfo, a userinfo that looks
     /// like a host, a port other than the scheme's default (reserved-port

@@ -142,6 +142,7 @@ fn run(args: Args) -> anyhow::Result<u8> {
         normalize: args.normalize,
         ascii: args.ascii,
         json: args.json,
+        unwrap: args.unwrap,
         warnings: args.warnings,
         message_id: args.message_id,
     };
@@ -152,7 +153,10 @@ fn run(args: Args) -> anyhow::Result<u8> {
         .line_numbers(opts.line_number || args.json)
         .binary(args.text)
         .format(args.format.into())
-        .line_buffered(args.line_buffered);
+        .line_buffered(args.line_buffered)
+        .abbreviated(args.abbreviated)
+        .emails(args.emails)
+        .refang(args.refang);
     if !args.scheme.is_empty() {
         builder.schemes(&args.scheme);
         for name in urlx::data::registry::SchemeSet::new(&args.scheme).names()
