@@ -60,7 +60,8 @@
 //!    `In-Reply-To:`, `References:`, `Content-ID:` or
 //!    `Resent-Message-ID:` header line, or on a line starting with `<`
 //!    that continues one (a folded header, RFC 5322 section 2.2.3), or
-//!    in Usenet's attribution `In article <id>`; quote marks (`>`, `|`)
+//!    in Usenet's attribution `In article <id>`, or after `id <` (an
+//!    SMTP identifier in a Received field); quote marks (`>`, `|`)
 //!    and blanks at the start of a line are skipped. Only lines starting
 //!    less than 180 bytes before the local part are looked at.
 //! 8. The domain is the run of letters, digits, `-`, `_`, `.` and
@@ -360,7 +361,7 @@ pub(crate) fn email_at(
     {
         return None;
     }
-    if on_id_header_line(hay, s) {
+    if on_id_header_line(hay, s) || after_smtp_id(hay, s) {
         return None;
     }
     // Rule 8: the domain (RFC 5322 section 3.4.1), ending in an ICANN
@@ -425,11 +426,25 @@ fn after_key(hay: &[u8], run: usize, at: usize) -> usize {
     let mut i = run;
     while i < at {
         let key_start = i == run || hay.get(i - 1) == Some(&b'&');
+        // A key: a letter, then letters, digits, `.`, `-`, `_`
+        // (`smtp.mailfrom=`, `header.i=` of Authentication-Results).
         let mut j = i;
-        while j < at && hay.get(j).is_some_and(u8::is_ascii_alphabetic) {
+        if hay.get(j).is_some_and(u8::is_ascii_alphabetic) {
             j += 1;
+            while j < at
+                && hay.get(j).is_some_and(|&b| {
+                    b.is_ascii_alphanumeric()
+                        || matches!(b, b'.' | b'-' | b'_')
+                })
+            {
+                j += 1;
+            }
         }
-        if key_start && j > i && j < at && hay.get(j) == Some(&b'=') {
+        // SRS addresses (`SRS0=hash=tt=domain=local@`) keep their `=`.
+        let srs = hay.get(i..j).is_some_and(|k| {
+            k.eq_ignore_ascii_case(b"SRS0") || k.eq_ignore_ascii_case(b"SRS1")
+        });
+        if key_start && j > i && j < at && hay.get(j) == Some(&b'=') && !srs {
             start = j + 1;
             i = j + 1;
         } else {
@@ -437,6 +452,16 @@ fn after_key(hay: &[u8], run: usize, at: usize) -> usize {
         }
     }
     start
+}
+
+/// Rule 7: an SMTP queue or message identifier in angle brackets after
+/// `id` (`with ESMTP id <0GZ1@mail.example>` in a Received field, RFC
+/// 5321 section 4.4), which looks like an address but is none.
+fn after_smtp_id(hay: &[u8], s: usize) -> bool {
+    let Some(before) = s.checked_sub(4).and_then(|b| hay.get(b..s)) else {
+        return false;
+    };
+    before.eq_ignore_ascii_case(b"id <")
 }
 
 /// Rule 6: RFC 5322 section 3.2.3 `atext` without `/` and `?`, and `.`.
@@ -722,6 +747,18 @@ mod tests {
         none("References:\n <a@example.com>\n <b@example.com>");
         none("> In-Reply-To:\n> <2D00AD0E@Denntex021.example.net>;");
         none("In article <1qms3c$37t@news.example.de>, x writes:");
+        // Received: ... with ESMTP id <...> (spamassassin nice/005).
+        none("with ESMTP id <0GZ100BMXH2CP5@mails.rz.rwth-aachen.de> for");
+        // Authentication-Results keys (kasan-dev list).
+        one(
+            "smtp.mailfrom=juntong.deng@outlook.com;",
+            "mailto:juntong.deng@outlook.com",
+        );
+        none("dkim=pass header.i=@google.com");
+        one(
+            "SRS0=h=t=a.com=joe@example.org",
+            "mailto:SRS0=h=t=a.com=joe@example.org",
+        );
         one(
             "In article <1qms3c$37t@news.example.de>, wong@example.de writes",
             "mailto:wong@example.de",
