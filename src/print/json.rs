@@ -9,8 +9,42 @@ use crate::hit::Hit;
 use crate::normalize::{iri, normalize};
 use crate::pipeline::InputInfo;
 
-/// The JSON object for one hit.
-pub(crate) fn hit_object(input: &InputInfo, hit: &Hit) -> Value {
+/// An object written field by field, in order, into a line buffer (no
+/// map is built: hits are printed by the million).
+struct Object<'b> {
+    buf: &'b mut Vec<u8>,
+    first: bool,
+}
+
+impl<'b> Object<'b> {
+    fn new(buf: &'b mut Vec<u8>) -> Object<'b> {
+        buf.push(b'{');
+        Object { buf, first: true }
+    }
+
+    /// `"key":value`, the value in serde_json's encoding.
+    fn field<T: serde::Serialize + ?Sized>(&mut self, key: &str, value: &T) {
+        if !self.first {
+            self.buf.push(b',');
+        }
+        self.first = false;
+        self.buf.push(b'"');
+        self.buf.extend_from_slice(key.as_bytes()); // keys need no escape
+        self.buf.extend_from_slice(b"\":");
+        // Writing into a Vec cannot fail; a value that cannot be
+        // serialized (none here) would be written as null.
+        if serde_json::to_writer(&mut *self.buf, value).is_err() {
+            self.buf.extend_from_slice(b"null");
+        }
+    }
+
+    fn end(self) {
+        self.buf.push(b'}');
+    }
+}
+
+/// Write the JSON object of one hit into `buf`.
+pub(crate) fn hit_object(buf: &mut Vec<u8>, input: &InputInfo, hit: &Hit) {
     let uri = hit.uri();
     // RFC 3987 3.1 and RFC 3986 6.2.2-6.2.3, of the resolved form.
     let (uri_form, normalized) = match hit.resolved() {
@@ -22,41 +56,40 @@ pub(crate) fn hit_object(input: &InputInfo, hit: &Hit) -> Value {
         None => (None, None),
     };
     let port = uri.port().and_then(|p| p.parse::<u32>().ok());
-    let mut obj = json!({
-        "url": hit.url(),
-        "resolved": hit.resolved(),
-        "uri": uri_form,
-        "normalized": normalized,
-        "valid": hit.is_valid(),
-        "errors": hit.errors(),
-        "warnings": warnings(hit),
-        "scheme": uri.scheme(),
-        "host": uri.host(),
-        "port": port,
-        "path": uri.path(),
-        "query": uri.query(),
-        "fragment": uri.fragment(),
-        "file": input.name,
-        "line": hit.line(),
-        "column": hit.column(),
-        "start": hit.start(),
-        "end": hit.end(),
-        "context": hit.context().as_str(),
-        "hyphen_break": hit.hyphen_break(),
-        "alternative": hit.alternative(),
-        "abbreviated": hit.abbreviated(),
-        "refanged": hit.refanged(),
-        "unwrapped": hit.unwrapped(),
-    });
-    if let (Some(p), Some(map)) = (hit.provenance(), obj.as_object_mut()) {
-        map.insert("message".into(), json!(p.message));
-        map.insert("message_id".into(), json!(p.message_id));
-        map.insert("part".into(), json!(p.part));
-        map.insert("header".into(), json!(p.header));
-        map.insert("source".into(), json!(p.source.as_str()));
-        map.insert("decoded".into(), json!(p.decoded.as_str()));
+    let mut o = Object::new(buf);
+    o.field("url", hit.url());
+    o.field("resolved", &hit.resolved());
+    o.field("uri", &uri_form);
+    o.field("normalized", &normalized);
+    o.field("valid", &hit.is_valid());
+    o.field("errors", hit.errors());
+    o.field("warnings", &warnings(hit));
+    o.field("scheme", &uri.scheme());
+    o.field("host", &uri.host());
+    o.field("port", &port);
+    o.field("path", uri.path());
+    o.field("query", &uri.query());
+    o.field("fragment", &uri.fragment());
+    o.field("file", &input.name);
+    o.field("line", &hit.line());
+    o.field("column", &hit.column());
+    o.field("start", &hit.start());
+    o.field("end", &hit.end());
+    o.field("context", hit.context().as_str());
+    o.field("hyphen_break", &hit.hyphen_break());
+    o.field("alternative", &hit.alternative());
+    o.field("abbreviated", &hit.abbreviated());
+    o.field("refanged", &hit.refanged());
+    o.field("unwrapped", &hit.unwrapped());
+    if let Some(p) = hit.provenance() {
+        o.field("message", &p.message);
+        o.field("message_id", &p.message_id);
+        o.field("part", &p.part);
+        o.field("header", &p.header);
+        o.field("source", p.source.as_str());
+        o.field("decoded", p.decoded.as_str());
     }
-    obj
+    o.end();
 }
 
 /// The hit's warnings as `{"code", "message"}` objects: the URL's own
@@ -79,7 +112,10 @@ pub(crate) fn write_hit<W: Write>(
     input: &InputInfo,
     hit: &Hit,
 ) -> io::Result<()> {
-    let line = serde_json::to_string(&hit_object(input, hit))?;
+    let mut line = Vec::with_capacity(1024);
+    hit_object(&mut line, input, hit);
+    // serde_json writes valid UTF-8.
+    let line = String::from_utf8(line).unwrap_or_default();
     out.write_all(escape_invisible(&line).as_bytes())?;
     out.write_all(b"\n")
 }
@@ -88,7 +124,9 @@ pub(crate) fn write_hit<W: Write>(
 /// zero-width characters raw; escape them as `\uXXXX` so JSON output is
 /// as safe on a terminal as the plain output, and still exact.
 pub(crate) fn escape_invisible(json: &str) -> std::borrow::Cow<'_, str> {
-    if !json.chars().any(is_invisible) {
+    // Only non-ASCII characters are escaped here: ASCII lines (most)
+    // are checked at vector speed.
+    if json.is_ascii() || !json.chars().any(is_invisible) {
         return std::borrow::Cow::Borrowed(json);
     }
     let mut out = String::with_capacity(json.len() + 12);
