@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# small_files.sh: many small files, as in a Maildir or a source tree.
+# Cuts the prose input of gen_inputs.py into SMALL_COUNT files of about
+# SMALL_SIZE bytes (cut at line ends) under $BENCH_DIR/small-<count>/,
+# 100 files a directory, then times, in one hyperfine run: urlx with
+# -j2 and -j1 (text and mail detection), and ripgrep with the URL regex
+# of compare.sh. Prints hyperfine's markdown table (medians) and the
+# -j2/-j1 ratios.
+#
+# Environment: BENCH_DIR (default /tmp/urlx-bench), SMALL_COUNT (20000),
+# SMALL_SIZE (4096), BENCH_RUNS (10).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BENCH_DIR=${BENCH_DIR:-/tmp/urlx-bench}
+SMALL_COUNT=${SMALL_COUNT:-20000}
+SMALL_SIZE=${SMALL_SIZE:-4096}
+BENCH_RUNS=${BENCH_RUNS:-10}
+RG_REGEX='[a-zA-Z][a-zA-Z0-9+.-]*://[^\s<>"]+'
+
+command -v hyperfine >/dev/null || apt-get install -y hyperfine >/dev/null
+command -v rg >/dev/null || apt-get install -y ripgrep >/dev/null
+cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml"
+URLX=${CARGO_TARGET_DIR:-$ROOT/target}/release/urlx
+
+TREE=$BENCH_DIR/small-$SMALL_COUNT
+if [ ! -d "$TREE" ]; then
+    mkdir -p "$BENCH_DIR"
+    python3 "$ROOT/benches/gen_inputs.py" --only prose --out "$BENCH_DIR/small-src" \
+        --size "$(( (SMALL_COUNT * SMALL_SIZE) / 1048576 + 1 ))M"
+    SRC=$BENCH_DIR/small-src/prose.txt
+    python3 - "$SRC" "$TREE" "$SMALL_COUNT" "$SMALL_SIZE" <<'EOF'
+import os, sys
+src, tree, count, size = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+data = open(src, "rb").read()
+pos = 0
+for i in range(count):
+    d = os.path.join(tree, "%03d" % (i // 100))
+    os.makedirs(d, exist_ok=True)
+    end = data.find(b"\n", pos + size)
+    end = len(data) if end < 0 else end + 1
+    with open(os.path.join(d, "%05d.txt" % i), "wb") as f:
+        f.write(data[pos:end])
+    pos = 0 if end >= len(data) else end
+EOF
+fi
+echo "$SMALL_COUNT files of about $SMALL_SIZE bytes in $TREE"
+cat "$TREE"/*/* >/dev/null # into the page cache
+hyperfine --warmup 2 --runs "$BENCH_RUNS" --style basic \
+    --export-markdown "$BENCH_DIR/small-files.md" \
+    -n "urlx -j2 --format text" "$URLX -j2 --format text $TREE" \
+    -n "urlx -j1 --format text" "$URLX -j1 --format text $TREE" \
+    -n "urlx -j2" "$URLX -j2 $TREE" \
+    -n "urlx -j1" "$URLX -j1 $TREE" \
+    -n "rg -o" "rg -o --no-filename '$RG_REGEX' $TREE" \
+    >/dev/null
+cat "$BENCH_DIR/small-files.md"
