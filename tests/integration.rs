@@ -24,3 +24,5 @@ mod rfc_examples;
 mod foursuite;
 // Property tests of validate and resolve.
 mod props;
+// validate and resolve against iri-string, an independent implementation.
+mod differential;
