@@ -128,11 +128,14 @@ proptest! {
 
 /// RFC 3986 Appendix B, with `(?s)` so that `.` also matches a line
 /// break (the regular expression is meant for the whole string).
-fn appendix_b() -> regex::Regex {
-    regex::Regex::new(
-        r"(?s)^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?",
-    )
-    .unwrap()
+fn appendix_b() -> &'static regex::Regex {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?s)^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?",
+        )
+        .unwrap()
+    })
 }
 
 proptest! {
@@ -173,7 +176,12 @@ proptest! {
             if let Some(port) = u.port() {
                 a = a + ":" + port;
             }
-            prop_assert_eq!(a, authority);
+            if a != authority {
+                // Text between an IP-literal's "]" and the port's ":"
+                // (or the end) belongs to no part; it is an error.
+                prop_assert!(u.host().unwrap().starts_with('['), "{:?}", s);
+                prop_assert!(!u.errors().is_empty(), "{:?}", s);
+            }
         } else {
             prop_assert_eq!((u.userinfo(), u.host(), u.port()), (None, None, None));
         }
@@ -186,6 +194,22 @@ proptest! {
         }
         prop_assert_eq!(r, s);
     }
+}
+
+#[test]
+fn text_after_an_ip_literal_is_in_no_part_and_an_error() {
+    // Found by components_match_appendix_b_and_recompose ("//[]]").
+    for s in ["//[]]", "http://[::1]x/", "http://[::1]]:80/"] {
+        let u = Uri::parse(s);
+        assert_junk_after_literal(&u);
+        assert!(!u.errors().is_empty(), "{s:?}");
+    }
+}
+
+fn assert_junk_after_literal(u: &Uri<'_>) {
+    let host = u.host().unwrap();
+    assert!(host.starts_with('[') && host.ends_with(']'), "{host:?}");
+    assert!(u.authority().unwrap().len() > host.len());
 }
 
 /// A URL as it may appear in text.
