@@ -1101,6 +1101,37 @@ mod pipe {
     }
 
     #[test]
+    fn a_full_disk_is_an_error() {
+        // Writing to /dev/full fails with ENOSPC: status 2 and one
+        // message, in every output mode, never a panic.
+        let Ok(full) = fs::OpenOptions::new().write(true).open("/dev/full")
+        else {
+            return;
+        };
+        for args in [&[][..], &["--json"], &["-c"], &["-u", "-n"]] {
+            let out = Command::new(BIN)
+                .args(args)
+                .stdin(Stdio::piped())
+                .stdout(full.try_clone().unwrap())
+                .stderr(Stdio::piped())
+                .spawn()
+                .and_then(|mut c| {
+                    c.stdin
+                        .take()
+                        .unwrap()
+                        .write_all(b"see http://a.example/ now\n")?;
+                    c.wait_with_output()
+                })
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?} {stderr}");
+            assert!(stderr.starts_with("urlx: "), "{args:?} {stderr}");
+            assert!(stderr.contains("os error 28"), "{args:?} {stderr}");
+            assert!(!stderr.contains("panicked"), "{args:?} {stderr}");
+        }
+    }
+
+    #[test]
     fn a_closed_stdout_ends_quietly_with_json() {
         read_one_line_and_close(
             &["--json", "-j2"],
