@@ -26,3 +26,5 @@ mod foursuite;
 mod props;
 // validate and resolve against iri-string, an independent implementation.
 mod differential;
+// Inputs found by the fuzz targets.
+mod fuzz_findings;
