@@ -189,3 +189,39 @@ fn every_way_of_reading_a_file_gives_the_same_hits() {
     assert_eq!(run(1), reader);
     assert_eq!(run(2), reader);
 }
+
+#[test]
+fn mail_same_for_every_chunking_and_thread_count() {
+    // Mail is decoded a message at a time, messages in parallel: the
+    // hits (with their provenance) must not depend on the cut nor on
+    // the number of threads either.
+    let mut all = Vec::new();
+    for f in corpus_files() {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        if name.ends_with(".eml") || name.ends_with(".mboxrd") {
+            // One mbox: each message after a "From " line.
+            all.extend_from_slice(b"From a@b Thu Jan  1 00:00:00 1970\n");
+            all.extend(std::fs::read(&f).unwrap());
+            all.push(b'\n');
+        }
+    }
+    let run = |chunk: usize, batch: usize| {
+        Extractor::builder()
+            .format(urlx::mail::Format::Mbox)
+            .line_numbers(true)
+            .chunk_size(chunk)
+            .batch_size(batch)
+            .build()
+            .unwrap()
+            .find(&all)
+    };
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let four = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+    let whole = one.install(|| run(1 << 20, 1 << 22));
+    assert!(whole.len() > 150, "{}", whole.len());
+    assert!(whole.iter().all(|h| h.provenance().is_some()));
+    for (chunk, batch) in [(1 << 20, 1 << 22), (7, 100), (4096, 20_000)] {
+        assert_eq!(four.install(|| run(chunk, batch)), whole, "{chunk}");
+        assert_eq!(one.install(|| run(chunk, batch)), whole, "{chunk}");
+    }
+}

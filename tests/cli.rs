@@ -1,8 +1,9 @@
 //! The command-line contract of the `urlx` binary, one group per
 //! behaviour: inputs and file names, position prefixes, output modes and
 //! filters, JSON Lines, exit statuses and errors, `urlx resolve`,
-//! threads, broken pipes, binary files and terminal safety. Every test
-//! runs the real binary and asserts its exact output and exit status.
+//! threads, broken pipes, binary files and terminal safety, CRLF line
+//! endings, interruption. Every test runs the real binary and asserts
+//! its exact output and exit status.
 
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
@@ -1122,6 +1123,37 @@ mod pipe {
     }
 
     #[test]
+    fn a_full_disk_is_an_error() {
+        // Writing to /dev/full fails with ENOSPC: status 2 and one
+        // message, in every output mode, never a panic.
+        let Ok(full) = fs::OpenOptions::new().write(true).open("/dev/full")
+        else {
+            return;
+        };
+        for args in [&[][..], &["--json"], &["-c"], &["-u", "-n"]] {
+            let out = Command::new(BIN)
+                .args(args)
+                .stdin(Stdio::piped())
+                .stdout(full.try_clone().unwrap())
+                .stderr(Stdio::piped())
+                .spawn()
+                .and_then(|mut c| {
+                    c.stdin
+                        .take()
+                        .unwrap()
+                        .write_all(b"see http://a.example/ now\n")?;
+                    c.wait_with_output()
+                })
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?} {stderr}");
+            assert!(stderr.starts_with("urlx: "), "{args:?} {stderr}");
+            assert!(stderr.contains("os error 28"), "{args:?} {stderr}");
+            assert!(!stderr.contains("panicked"), "{args:?} {stderr}");
+        }
+    }
+
+    #[test]
     fn a_closed_stdout_ends_quietly_with_json() {
         read_one_line_and_close(
             &["--json", "-j2"],
@@ -1426,5 +1458,184 @@ mod failures {
         out.read_line(&mut line).unwrap();
         assert_eq!(line, "http://b.example/two\n");
         assert_eq!(child.wait().unwrap().code(), Some(0));
+    }
+}
+
+mod line_endings {
+    //! CRLF input is delimited, positioned and decoded like LF input.
+    use super::*;
+
+    /// Every construct that spans a line break: whitespace inside
+    /// `<URL:...>` and `<...>`, hyphen line breaks inside and outside
+    /// wrappers, a quoted reply, a blank line ending a `<` that was not
+    /// a wrapper.
+    const TEXT: &str = "l1 <URL:http://w.example/a/\n   b> x\n\
+        see <http://x.example/in-\n   notes/x>\n\
+        bare http://y.example/in-\n notes/y\n\
+        > quoted <http://q.example/long/\n> path> end\n\
+        <http://z.example/a\n\n b>\n\
+        \"http://quote.example/x\" (http://p.example/a_(b)).\n";
+
+    const EXPECTED: &str = "1:9:http://w.example/a/b\n\
+        3:6:http://x.example/in-notes/x\n\
+        5:6:http://y.example/in-notes/y\n\
+        7:11:http://q.example/long/path\n\
+        9:2:http://z.example/a\n\
+        12:2:http://quote.example/x\n\
+        12:27:http://p.example/a_(b)\n";
+
+    fn crlf(text: &str) -> String {
+        text.replace('\n', "\r\n")
+    }
+
+    #[test]
+    fn wrapped_urls_are_joined_across_crlf_as_across_lf() {
+        let args = ["-n", "--column"];
+        urlx_stdin(&args, TEXT).expect_quiet(EXPECTED, 0);
+        urlx_stdin(&args, &crlf(TEXT)).expect_quiet(EXPECTED, 0);
+    }
+
+    #[test]
+    fn offsets_of_a_url_wrapped_across_crlf_span_the_cr() {
+        let text = crlf(TEXT);
+        let r = urlx_stdin(&["--json"], &text);
+        let hits = r.json();
+        assert_eq!(hits.len(), 7);
+        for h in &hits {
+            let (start, end) = (
+                h["start"].as_u64().unwrap() as usize,
+                h["end"].as_u64().unwrap() as usize,
+            );
+            let raw = &text[start..end];
+            let url = h["url"].as_str().unwrap();
+            // The raw text is the URL with line breaks (CR LF), their
+            // indentation and a reply's quote marks inserted.
+            let joined: String = raw
+                .split('\n')
+                .enumerate()
+                .map(|(i, l)| {
+                    let l = l.trim();
+                    if i == 0 { l } else { l.trim_start_matches('>').trim() }
+                })
+                .collect();
+            assert_eq!(joined, url, "{raw:?}");
+            assert_eq!(raw.matches('\r').count(), raw.matches('\n').count());
+            assert!(!raw.ends_with('\r'), "{raw:?}");
+        }
+    }
+
+    /// One message, CRLF throughout: a quoted-printable soft line break
+    /// (`=` CR LF) inside a URL, and an HTML part.
+    const MESSAGE: &str = "From: a@example.com\nSubject: t\n\
+        MIME-Version: 1.0\n\
+        Content-Type: multipart/mixed; boundary=b\n\n\
+        --b\nContent-Type: text/plain\n\
+        Content-Transfer-Encoding: quoted-printable\n\n\
+        see http://m.example/very/long/pa=\nth?x=3D1 there\n\
+        --b\nContent-Type: text/html\n\n\
+        <a href=\"http://h.example/x\">x</a>\n--b--\n";
+
+    #[test]
+    fn a_crlf_message_is_decoded_like_an_lf_one() {
+        let want = "10:5:http://m.example/very/long/path?x=1\n\
+                    15:10:http://h.example/x\n";
+        let args = ["-n", "--column", "--format", "eml"];
+        urlx_stdin(&args, MESSAGE).expect_quiet(want, 0);
+        urlx_stdin(&args, &crlf(MESSAGE)).expect_quiet(want, 0);
+        let text = crlf(MESSAGE);
+        let hits = urlx_stdin(&["--json", "--format", "eml"], &text).json();
+        let start = hits[0]["start"].as_u64().unwrap() as usize;
+        let end = hits[0]["end"].as_u64().unwrap() as usize;
+        assert_eq!(
+            &text[start..end],
+            "http://m.example/very/long/pa=\r\nth?x=3D1"
+        );
+    }
+}
+
+mod signals {
+    //! An interrupted run ends at once, as killed by SIGINT, without a
+    //! panic message.
+    use super::*;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Child;
+    use std::time::{Duration, Instant};
+
+    /// Send SIGINT to `child` and wait (at most 5 s) for it to end.
+    fn interrupt(mut child: Child) {
+        let pid = libc::pid_t::try_from(child.id()).unwrap();
+        // SAFETY: kill(2) on the pid of a child this test started and
+        // has not reaped; no memory is involved.
+        assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+        let t = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if t.elapsed() > Duration::from_secs(5) {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                panic!("still running 5 s after SIGINT");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        assert!(
+            status.signal() == Some(libc::SIGINT)
+                || status.code() == Some(130),
+            "{status:?}"
+        );
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(
+            &mut child.stderr.take().unwrap(),
+            &mut stderr,
+        )
+        .unwrap();
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+
+    #[test]
+    fn sigint_while_reading_a_slow_pipe_ends_the_run() {
+        for args in [&["--line-buffered"][..], &["-j2"], &["--format", "auto"]]
+        {
+            let mut child = Command::new(BIN)
+                .args(args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all(b"see http://a.example/one now\n").unwrap();
+            stdin.flush().unwrap();
+            if args == ["--line-buffered"] {
+                // Running for sure: the first URL came back.
+                let mut out = BufReader::new(child.stdout.take().unwrap());
+                let mut line = String::new();
+                out.read_line(&mut line).unwrap();
+                assert_eq!(line, "http://a.example/one\n");
+            } else {
+                std::thread::sleep(Duration::from_millis(200));
+            }
+            // The pipe stays open: urlx is waiting for more input.
+            interrupt(child);
+            drop(stdin);
+        }
+    }
+
+    #[test]
+    fn sigint_while_blocked_on_a_full_stdout_ends_the_run() {
+        let line = b"lorem http://www.example.com/p dolor <URL:ftp://f/x>\n";
+        let d = tree(&[("big.txt", &line.repeat(200_000))]);
+        let child = Command::new(BIN)
+            .args(["-j2", "big.txt"])
+            .current_dir(d.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Nobody reads stdout: urlx fills the pipe and blocks writing.
+        std::thread::sleep(Duration::from_millis(300));
+        interrupt(child);
     }
 }

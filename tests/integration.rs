@@ -28,3 +28,7 @@ mod props;
 mod schemes;
 // Abbreviated URIs and e-mail addresses: cut-independence, no panics.
 mod abbrev_props;
+// validate and resolve against iri-string, an independent implementation.
+mod differential;
+// Inputs found by the fuzz targets.
+mod fuzz_findings;

@@ -1,6 +1,9 @@
 //! Property tests: dot-segment removal is idempotent, resolution of valid
-//! references against valid bases yields valid absolute URIs, and nothing
-//! panics on arbitrary input.
+//! references against valid bases yields valid absolute URIs, nothing
+//! panics on arbitrary input, components split as RFC 3986 Appendix B's
+//! regular expression does and recompose to the input, and every URL
+//! printed extracts to itself again. (Output for every chunk size and
+//! thread count: tests/chunking.rs.)
 
 use proptest::prelude::*;
 use urlx::resolve::{normalize_dots, remove_dot_segments, resolve};
@@ -122,6 +125,194 @@ proptest! {
             prop_assert!(uri.errors().is_empty(), "{} {:?}", s, uri.errors());
             // The printer relies on this to skip terminal escaping.
             prop_assert!(s.bytes().all(|b| b.is_ascii_graphic()), "{}", s);
+        }
+    }
+}
+
+/// RFC 3986 Appendix B, with `(?s)` so that `.` also matches a line
+/// break (the regular expression is meant for the whole string).
+fn appendix_b() -> &'static regex::Regex {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?s)^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?",
+        )
+        .unwrap()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 5000,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// `Uri::parse` splits like Appendix B's regular expression, and the
+    /// components recomposed as in RFC 3986 5.3 give back the input.
+    #[test]
+    fn components_match_appendix_b_and_recompose(
+        s in prop_oneof![any::<String>(), urlish(), "[a-z:/?#@\\[\\]\n]{0,16}"],
+    ) {
+        let caps = appendix_b().captures(&s).unwrap();
+        prop_assert_eq!(caps.get(0).unwrap().len(), s.len());
+        let group = |i: usize| caps.get(i).map(|m| m.as_str());
+        let u = Uri::parse(&s);
+        prop_assert_eq!(u.scheme(), group(2));
+        prop_assert_eq!(u.authority(), group(4));
+        prop_assert_eq!(Some(u.path()), group(5));
+        prop_assert_eq!(u.query(), group(7));
+        prop_assert_eq!(u.fragment(), group(9));
+        // RFC 3986 5.3, Component Recomposition.
+        let mut r = String::new();
+        if let Some(scheme) = u.scheme() {
+            r = r + scheme + ":";
+        }
+        if let Some(authority) = u.authority() {
+            r = r + "//" + authority;
+            // And the authority from its parts (3.2).
+            let mut a = String::new();
+            if let Some(userinfo) = u.userinfo() {
+                a = a + userinfo + "@";
+            }
+            a += u.host().unwrap();
+            if let Some(port) = u.port() {
+                a = a + ":" + port;
+            }
+            if a != authority {
+                // Text between an IP-literal's "]" and the port's ":"
+                // (or the end) belongs to no part; it is an error.
+                prop_assert!(u.host().unwrap().starts_with('['), "{:?}", s);
+                prop_assert!(!u.errors().is_empty(), "{:?}", s);
+            }
+        } else {
+            prop_assert_eq!((u.userinfo(), u.host(), u.port()), (None, None, None));
+        }
+        r += u.path();
+        if let Some(query) = u.query() {
+            r = r + "?" + query;
+        }
+        if let Some(fragment) = u.fragment() {
+            r = r + "#" + fragment;
+        }
+        prop_assert_eq!(r, s);
+    }
+}
+
+#[test]
+fn text_after_an_ip_literal_is_in_no_part_and_an_error() {
+    // Found by components_match_appendix_b_and_recompose ("//[]]").
+    for s in ["//[]]", "http://[::1]x/", "http://[::1]]:80/"] {
+        let u = Uri::parse(s);
+        assert_junk_after_literal(&u);
+        assert!(!u.errors().is_empty(), "{s:?}");
+    }
+}
+
+fn assert_junk_after_literal(u: &Uri<'_>) {
+    let host = u.host().unwrap();
+    assert!(host.starts_with('[') && host.ends_with(']'), "{host:?}");
+    assert!(u.authority().unwrap().len() > host.len());
+}
+
+/// A URL as it may appear in text.
+fn url() -> impl Strategy<Value = String> {
+    let scheme = prop::sample::select(vec![
+        "http://",
+        "https://",
+        "HTTP://",
+        "ftp://",
+        "file://",
+        "foo+bar://",
+        "mailto:",
+        "news:",
+        "urn:",
+    ]);
+    let host = prop::sample::select(vec![
+        "a.example",
+        "b.c",
+        "[::1]",
+        "1.2.3.4",
+        "é.example",
+        "xn--x",
+        "h:8080",
+        "u@h",
+    ]);
+    let piece = prop::sample::select(vec![
+        "/", "a", "b.c", "-", "_", "~", "%41", "(x)", "(", ")", ".", ",", ";",
+        ":", "!", "'", "*", "+", "=", "@", "?", "&", "#", "é", "[", "]",
+        "/a/", "x-",
+    ]);
+    (scheme, host, prop::collection::vec(piece, 0..8)).prop_map(|(s, h, p)| {
+        let h = if s.ends_with("//") { h } else { "j@x.example" };
+        format!("{s}{h}{}", p.concat())
+    })
+}
+
+/// Text with URLs among wrappers, punctuation and line breaks.
+fn text_with_urls() -> impl Strategy<Value = String> {
+    let sep = prop::sample::select(vec![
+        " ", "\n", "\r\n", "<", ">", "(", ")", "\"", "'", ".", ",", "URL:",
+        "[", "]", "-\n ", "é", "\u{3002}", "x", ":", "<URL:", "\t", "«", "»",
+        "\u{201c}", "\u{201d}", "[t](", "href=\"", "\n\n",
+    ]);
+    prop::collection::vec(
+        prop_oneof![url(), sep.prop_map(str::to_string)],
+        0..16,
+    )
+    .prop_map(|v| v.concat())
+}
+
+/// The valid absolute URLs found in `text`, with their contexts.
+fn printed(text: &str) -> Vec<(String, urlx::Context)> {
+    urlx::Extractor::builder()
+        .build()
+        .unwrap()
+        .find(text.as_bytes())
+        .iter()
+        .filter(|h| h.is_valid() && h.uri().is_absolute())
+        .map(|h| (h.url().to_string(), h.context()))
+        .collect()
+}
+
+fn urls(text: &str) -> Vec<String> {
+    printed(text).into_iter().map(|(u, _)| u).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 1000,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Every URL urlx prints comes back unchanged when extracted again:
+    /// from `<URL:...>` (Appendix E's recommended wrapper) whatever its
+    /// context; alone and on a line of its own when it was found bare;
+    /// and the printed list, one URL a line, gives itself back.
+    #[test]
+    fn printed_urls_extract_to_themselves(text in text_with_urls()) {
+        let hits = printed(&text);
+        for (u, context) in &hits {
+            prop_assert_eq!(urls(&format!("<URL:{u}>")), [u.clone()]);
+            if *context == urlx::Context::Bare {
+                prop_assert_eq!(urls(u), [u.clone()]);
+            }
+            // (A "-" at a line end is a hyphen line break: the URL goes
+            // on on the next line.)
+            if *context == urlx::Context::Bare && !u.ends_with('-') {
+                prop_assert_eq!(
+                    urls(&format!("see\n{u}\nor\r\n{u} .")),
+                    [u.clone(), u.clone()]
+                );
+            }
+        }
+        // The printed list is a fixed point when each URL alone is, and
+        // none ends with "-": a "-" at a line end is a hyphen line break
+        // (Appendix E), which joins the next line's URL.
+        let list: Vec<String> = hits.into_iter().map(|(u, _)| u).collect();
+        if list.iter().all(|u| urls(u) == [u.clone()] && !u.ends_with('-')) {
+            prop_assert_eq!(urls(&list.join("\n")), list);
         }
     }
 }

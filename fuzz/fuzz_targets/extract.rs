@@ -1,6 +1,6 @@
 //! Fuzz target: extraction over arbitrary bytes, read as text and as
-//! mail, with a chunk size taken from the input; the hits must not
-//! depend on the chunk size and nothing may panic.
+//! mail, with chunk and batch sizes taken from the input; the hits must
+//! not depend on how the input is cut, and nothing may panic.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -8,29 +8,29 @@ use urlx::Extractor;
 use urlx::mail::Format;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&k, text)) = data.split_first() else { return };
-    let chunk = usize::from(k) + 1;
+    // Two bytes choose the cut: a chunk of 1 to 256 bytes and, on its
+    // own, a batch of 1 to 766 bytes (smaller or larger than a chunk).
+    let [k, b, text @ ..] = data else { return };
+    let chunk = usize::from(*k) + 1;
+    let batch = usize::from(*b) * 3 + 1;
     for format in [Format::Text, Format::Auto] {
-        let whole = Extractor::builder()
-            .format(format)
-            .line_numbers(true)
-            .max_url_len(256)
-            .build()
-            .unwrap()
-            .find(text);
-        let cut = Extractor::builder()
-            .format(format)
-            .line_numbers(true)
-            .max_url_len(256)
-            .chunk_size(chunk)
-            .batch_size(chunk * 3)
-            .build()
-            .unwrap()
-            .find(text);
-        if format == Format::Text {
-            assert_eq!(whole, cut);
-        }
+        let build = |cut: bool| {
+            let mut builder = Extractor::builder();
+            builder
+                .format(format)
+                .line_numbers(true)
+                .binary(true)
+                .max_url_len(256);
+            if cut {
+                builder.chunk_size(chunk).batch_size(batch);
+            }
+            builder.build().unwrap()
+        };
+        let whole = build(false).find(text);
+        let cut = build(true).find(text);
+        assert_eq!(whole, cut, "{format:?} chunk {chunk} batch {batch}");
         for h in &whole {
+            assert!(h.start() <= h.end() && h.end() <= text.len() as u64);
             let _ = (h.url(), h.resolved(), h.uri().errors());
         }
     }
