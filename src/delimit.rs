@@ -646,7 +646,24 @@ fn hyphen_join(hay: &[u8], i: usize, depth: usize) -> Option<usize> {
         j = k;
     }
     let b = *hay.get(j)?;
+    if starts_hierarchical_url(hay, j) {
+        // A list of URLs, one a line: the next line is a URL of its own.
+        return None;
+    }
     if (is_uri_ascii(b) || b >= 0x80) && j - i <= 64 { Some(j) } else { None }
+}
+
+/// Whether `hay[j..]` starts with `scheme://` (RFC 3986 3.1: a letter,
+/// then letters, digits, `+`, `-`, `.`; at most 32 of them here).
+fn starts_hierarchical_url(hay: &[u8], j: usize) -> bool {
+    if !hay.get(j).is_some_and(u8::is_ascii_alphabetic) {
+        return false;
+    }
+    let mut k = j + 1;
+    while k - j <= 32 && hay.get(k).is_some_and(|&b| is_scheme_byte(b)) {
+        k += 1;
+    }
+    hay.get(k..k + 3) == Some(b"://")
 }
 
 /// How far back from a trigger [`quote_depth`] looks for the start of

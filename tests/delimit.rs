@@ -403,6 +403,21 @@ fn hyphen_break_flag_and_alternative() {
     assert_eq!(h[0].alternative(), None);
 }
 
+/// A line that starts with `scheme://` is a URL of its own, not the
+/// continuation of a hyphen break: lists of URLs, urlx's own output
+/// among them, stay apart.
+#[test]
+fn hyphen_break_does_not_swallow_the_next_url() {
+    let h = hits("http://a.example/x-\nhttp://b.example/\n");
+    let urls: Vec<&str> = h.iter().map(|h| h.url()).collect();
+    assert_eq!(urls, ["http://a.example/x-", "http://b.example/"]);
+    assert!(!h[0].hyphen_break());
+    // A continuation that merely contains "://" later still joins.
+    let h = hits("http://a.example/?u=x-\n  y&v=http://z");
+    assert_eq!(h.len(), 1);
+    assert_eq!(h[0].url(), "http://a.example/?u=x-y&v=http://z");
+}
+
 #[test]
 fn offsets_lines_columns() {
     let text = "one\n  two <http://a.example/\n x> http://b.example/";
