@@ -47,12 +47,13 @@ const CORPORA: [(&str, &str, Option<&str>, Expect); 3] = [
     // leaving `http://`) and one is Lynx's `file://localhost/[path]/...`.
     ("text", "text", None, Expect { hits: 179, valid: 159, last_line: 3110 }),
     // 14 messages, 143,545 bytes, scanned as text (the MIME bench
-    // below reads them as mail).
+    // below reads them as mail). Invalid: an undecoded quoted-printable
+    // fragment and `mailto:BAY4=` (no `@`: RFC 6068's addr-spec).
     (
         "mail",
         "mail",
         Some("eml"),
-        Expect { hits: 161, valid: 160, last_line: 2287 },
+        Expect { hits: 161, valid: 159, last_line: 2287 },
     ),
     // 4 excerpts, 99857 bytes: Apache/shop access logs (Referer URLs),
     // Spark and Hadoop logs (hdfs://, spark://, akka.tcp:// URIs).
@@ -79,11 +80,13 @@ const PATHOLOGICAL: [(&str, &[u8], Expect); 7] = [
     ),
     ("open_paren", b"(", Expect { hits: 0, valid: 0, last_line: 0 }),
     // Every line ends in a hyphen, so every line break is joined: one
-    // endless URL again; only the tail (the last 205 lines) is reported.
+    // endless URL again; only the tail is reported. (With `http://a/x-`
+    // lines each line would be a URL of its own: a line starting with
+    // `scheme://` is not a continuation.)
     (
         "hyphen_breaks",
-        b"http://a.example/x-\n",
-        Expect { hits: 1, valid: 1, last_line: 209511 },
+        b"data:,a-\n",
+        Expect { hits: 1, valid: 1, last_line: 465921 },
     ),
     ("percent", b"%", Expect { hits: 0, valid: 0, last_line: 0 }),
 ];

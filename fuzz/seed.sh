@@ -7,7 +7,8 @@ cd "$(dirname "$0")"
 root=..
 mkdir -p corpus/extract corpus/uri corpus/resolve corpus/mail
 
-# extract: the first two bytes choose chunk and batch sizes; whole
+# extract: the first three bytes choose chunk and batch sizes and the
+# scheme-less forms (abbreviated, e-mail, refang); whole
 # files are kept small so that libFuzzer's max_len stays small.
 for f in "$root"/corpora/text/* "$root"/corpora/logs/*.log \
     "$root"/corpora/logs/lnav-*.0 "$root"/corpora/news/*.txt \

@@ -1,6 +1,8 @@
 //! Fuzz target: extraction over arbitrary bytes, read as text and as
-//! mail, with chunk and batch sizes taken from the input; the hits must
-//! not depend on how the input is cut, and nothing may panic.
+//! mail, with chunk and batch sizes taken from the input, and with the
+//! scheme-less forms (abbreviated URIs, e-mail addresses, refanging) on
+//! or off; the hits must not depend on how the input is cut, and nothing
+//! may panic, warnings and redirector targets included.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -10,9 +12,11 @@ use urlx::mail::Format;
 fuzz_target!(|data: &[u8]| {
     // Two bytes choose the cut: a chunk of 1 to 256 bytes and, on its
     // own, a batch of 1 to 766 bytes (smaller or larger than a chunk).
-    let [k, b, text @ ..] = data else { return };
+    let [k, b, f, text @ ..] = data else { return };
     let chunk = usize::from(*k) + 1;
     let batch = usize::from(*b) * 3 + 1;
+    // One byte turns on --abbreviated, --emails and --refang.
+    let (www, emails, refang) = (f & 1 != 0, f & 2 != 0, f & 4 != 0);
     for format in [Format::Text, Format::Auto] {
         let build = |cut: bool| {
             let mut builder = Extractor::builder();
@@ -20,6 +24,9 @@ fuzz_target!(|data: &[u8]| {
                 .format(format)
                 .line_numbers(true)
                 .binary(true)
+                .abbreviated(www)
+                .emails(emails)
+                .refang(refang)
                 .max_url_len(256);
             if cut {
                 builder.chunk_size(chunk).batch_size(batch);
@@ -32,6 +39,11 @@ fuzz_target!(|data: &[u8]| {
         for h in &whole {
             assert!(h.start() <= h.end() && h.end() <= text.len() as u64);
             let _ = (h.url(), h.resolved(), h.uri().errors());
+            let _ = (h.warnings(), h.unwrapped());
+            if let Some(r) = h.resolved() {
+                let _ = urlx::normalize::normalize(r);
+                let _ = urlx::normalize::iri::to_uri(r);
+            }
         }
     }
 });
