@@ -103,7 +103,8 @@ pub enum ErrorKind {
     Ipv6ZoneId,
     /// An IP-literal starting with `v` that is not a valid `IPvFuture`.
     InvalidIpvFuture,
-    /// A label of a registered name is longer than 63 characters.
+    /// A label of a registered name is longer than 63 octets (a
+    /// percent-escape counts as one).
     LabelTooLong,
     /// A registered name is longer than 255 characters.
     HostTooLong,
@@ -140,7 +141,7 @@ impl ErrorKind {
                 "invalid IPvFuture literal (expected v<hex>.<chars>)"
             }
             ErrorKind::LabelTooLong => {
-                "host name label longer than 63 characters"
+                "host name label longer than 63 octets"
             }
             ErrorKind::HostTooLong => "host name longer than 255 characters",
             ErrorKind::InvalidPort => "port is not a decimal number",
@@ -496,7 +497,9 @@ impl<'a> Uri<'a> {
         }
         let mut label_start = 0;
         for label in host.as_bytes().split(|&b| b == b'.') {
-            if label.len() > 63 {
+            // The limit is DNS's, in octets (RFC 1034 3.1): `%XX` is one.
+            let escapes = label.iter().filter(|&&b| b == b'%').count();
+            if label.len() - 2 * escapes > 63 {
                 errs.push(UriError::new(
                     ErrorKind::LabelTooLong,
                     sp.start + label_start,
@@ -976,6 +979,18 @@ mod tests {
         );
         // Names with sub-delims are not DNS names: no length limits.
         assert!(Uri::parse(&format!("foo://{l64}!x/")).is_valid());
+        // A label is measured in octets: 22 `%61` are 22 octets, and 12
+        // Cyrillic letters percent-encoded are 24 (helper-found cases).
+        let enc = "%61".repeat(22);
+        assert!(Uri::parse(&format!("http://{enc}.com/")).is_valid());
+        assert!(quick_check(&format!("http://{enc}.com/")).is_some());
+        let cyr = "%D0%BF".repeat(12);
+        assert!(Uri::parse(&format!("http://{cyr}.example/")).is_valid());
+        let e64 = "%61".repeat(64);
+        assert_eq!(
+            first(&format!("http://{e64}.com/")),
+            Some((ErrorKind::LabelTooLong, 7))
+        );
         // Underscores and empty labels are allowed by RFC 3986.
         assert!(Uri::parse("http://_dmarc..example_/").is_valid());
     }
@@ -1237,8 +1252,7 @@ pub(crate) fn quick_check(s: &str) -> Option<Quick> {
             match b[i] {
                 b'.' => label = 0,
                 b'%' if is_hex(b.get(i + 1)) && is_hex(b.get(i + 2)) => {
-                    i += 2;
-                    label += 2;
+                    i += 2; // one octet (RFC 1034 3.1 counts octets)
                 }
                 c if c.is_ascii_alphanumeric()
                     || matches!(c, b'-' | b'_' | b'~') => {}
