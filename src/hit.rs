@@ -366,6 +366,11 @@ impl UrlText {
         UrlText { buf, start: start as u32, len: len as u32 }
     }
 
+    /// The shared buffer back, when this was the last URL holding it.
+    pub fn into_buffer(self) -> Option<String> {
+        Arc::try_unwrap(self.buf).ok()
+    }
+
     /// Give a pending URL its buffer.
     pub fn attach(&mut self, buf: &Arc<String>) {
         self.buf = buf.clone();

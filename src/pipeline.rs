@@ -237,7 +237,12 @@ impl ExtractorBuilder {
             opaque: self.schemes.clone(),
             abbrev: self.abbrev,
         };
-        Ok(Extractor { config: self.clone(), rules, hint: Arc::default() })
+        Ok(Extractor {
+            config: self.clone(),
+            rules,
+            hint: Arc::default(),
+            pool: Arc::default(),
+        })
     }
 }
 
@@ -248,6 +253,53 @@ pub struct Extractor {
     config: ExtractorBuilder,
     rules: Rules,
     hint: Arc<SizeHint>,
+    pool: Arc<Pool>,
+}
+
+/// Buffers of chunks already merged, for the next chunks to scan into.
+#[derive(Debug, Default)]
+struct Pool {
+    scanned: std::sync::Mutex<Vec<Vec<Scanned>>>,
+    arenas: std::sync::Mutex<Vec<String>>,
+}
+
+/// At most this many buffers of each kind wait in the pool (as many as
+/// chunks can be in flight: two batches of 4 MiB in 512 KiB chunks).
+const POOL_MAX: usize = 16;
+
+impl Pool {
+    fn take(&self) -> (Vec<Scanned>, String) {
+        let scanned = self
+            .scanned
+            .lock()
+            .ok()
+            .and_then(|mut p| p.pop())
+            .unwrap_or_default();
+        let arena = self
+            .arenas
+            .lock()
+            .ok()
+            .and_then(|mut p| p.pop())
+            .unwrap_or_default();
+        (scanned, arena)
+    }
+
+    fn put(&self, mut scanned: Vec<Scanned>, arena: Option<String>) {
+        scanned.clear();
+        if scanned.capacity() > 0
+            && let Ok(mut p) = self.scanned.lock()
+            && p.len() < POOL_MAX
+        {
+            p.push(scanned);
+        }
+        if let Some(mut a) = arena
+            && let Ok(mut p) = self.arenas.lock()
+            && p.len() < POOL_MAX
+        {
+            a.clear();
+            p.push(a);
+        }
+    }
 }
 
 /// The sizes the last chunk with hits needed, so the next one allocates
@@ -394,6 +446,7 @@ pub struct Summary {
 }
 
 /// A scanned candidate, validated, with what the merge needs.
+#[derive(Debug)]
 struct Scanned {
     trigger: usize,
     resume: usize,
@@ -945,15 +998,22 @@ impl Extractor {
             st.start(info.index);
         }
         for (range, spec) in parts {
-            let keep = self.merge(seg, range, spec, &mut st.carry);
-            for (start, mut hit) in keep {
+            let mut keep = self.merge(seg, range, spec, &mut st.carry);
+            let mut arena = None;
+            for s in keep.drain(..) {
+                let Some(mut hit) = s.hit else { continue };
                 if line_numbers {
-                    position(seg, start, &mut st.carry, &mut hit);
+                    position(seg, s.start, &mut st.carry, &mut hit);
                 }
                 if !st.give(info, &hit, sink)? {
                     return Ok(false);
                 }
+                arena = Some(hit.url);
             }
+            // The chunk's buffers go back to the pool for the next chunk
+            // (freeing them would make the allocator hand the pages back
+            // to the kernel and fault them in again, chunk after chunk).
+            self.pool.put(keep, arena.and_then(UrlText::into_buffer));
         }
         if line_numbers && !seg.eof {
             end_segment(seg, &mut st.carry);
@@ -974,9 +1034,8 @@ impl Extractor {
     fn scan_chunk(&self, seg: &Segment, range: Range<usize>) -> Vec<Scanned> {
         // The URLs of the chunk's hits share one buffer (one allocation
         // for the chunk instead of one per hit).
-        let mut arena = String::new();
+        let (mut out, mut arena) = self.pool.take();
         let base = self.config.base.as_deref();
-        let mut out: Vec<Scanned> = Vec::new();
         scan(&seg.buf, range.start, range.end, &self.rules, |c| {
             if out.capacity() == 0 {
                 out.reserve(self.hint.scanned.load(Relaxed).max(4));
@@ -1227,7 +1286,7 @@ impl Extractor {
         range: Range<usize>,
         spec: Vec<Scanned>,
         carry: &mut Carry,
-    ) -> Vec<(usize, Hit)> {
+    ) -> Vec<Scanned> {
         let base = seg.base;
         let from = base + range.start as u64;
         let mut accepted: Vec<Scanned> = Vec::new();
@@ -1261,14 +1320,10 @@ impl Extractor {
             }
             carry.resume = carry.resume.max(base + p as u64);
         }
-        let mut out = Vec::with_capacity(accepted.len());
-        for s in accepted {
-            carry.resume = carry.resume.max(base + s.resume as u64);
-            if let Some(hit) = s.hit {
-                out.push((s.start, hit));
-            }
+        if let Some(last) = accepted.iter().map(|s| s.resume).max() {
+            carry.resume = carry.resume.max(base + last as u64);
         }
-        out
+        accepted
     }
 }
 

@@ -140,9 +140,7 @@ impl ErrorKind {
             ErrorKind::InvalidIpvFuture => {
                 "invalid IPvFuture literal (expected v<hex>.<chars>)"
             }
-            ErrorKind::LabelTooLong => {
-                "host name label longer than 63 octets"
-            }
+            ErrorKind::LabelTooLong => "host name label longer than 63 octets",
             ErrorKind::HostTooLong => "host name longer than 255 characters",
             ErrorKind::InvalidPort => "port is not a decimal number",
             ErrorKind::PortTooLarge => "port number larger than 65535",
