@@ -1,5 +1,5 @@
 //! Owns public suffix lookup: whether a host ends in a suffix of the
-//! ICANN section of the public suffix list (data in `psl_data.rs`).
+//! ICANN section of the public suffix list (data in `public_suffix.rs`).
 
 use std::borrow::Cow;
 
