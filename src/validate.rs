@@ -407,9 +407,9 @@ impl<'a> Uri<'a> {
     ///
     /// Besides the ASCII characters of the RFC 3986 ABNF, userinfo,
     /// reg-name, path, query and fragment accept the non-ASCII characters
-    /// of RFC 3987 IRIs: every `char` from U+00A0 up, except
-    /// U+FFF0..=U+FFFF and the bidi formatting controls U+200E, U+200F,
-    /// U+202A..=U+202E and U+2066..=U+2069.
+    /// of RFC 3987 IRIs (`ucschar`, and `iprivate` in the query), except
+    /// the bidi formatting controls U+200E, U+200F, U+202A..=U+202E and
+    /// U+2066..=U+2069 (RFC 3987 4.1).
     pub fn errors(&self) -> Vec<UriError> {
         let mut errs = Vec::new();
         if let Some(sp) = self.scheme {
@@ -429,8 +429,9 @@ impl<'a> Uri<'a> {
         self.check_host_required(&mut errs);
         self.check_path(&mut errs);
         if let Some(sp) = self.query {
-            // RFC 3986 3.4: query = *( pchar / "/" / "?" )
-            check_chars(self.s, sp, b":@/?", &mut errs);
+            // RFC 3986 3.4: query = *( pchar / "/" / "?" ); RFC 3987
+            // adds iprivate.
+            check_iri_chars(self.s, sp, b":@/?", true, &mut errs);
         }
         if let Some(sp) = self.fragment {
             // RFC 3986 3.5: fragment = *( pchar / "/" / "?" )
@@ -606,11 +607,23 @@ pub(crate) const fn is_sub_delim(b: u8) -> bool {
     )
 }
 
-/// RFC 3987 `ucschar`, as simplified for this crate: any char from
-/// U+00A0 except U+FFF0..=U+FFFF and the bidi formatting controls.
-fn is_iri_char(c: char) -> bool {
-    c >= '\u{A0}'
-        && !('\u{FFF0}'..='\u{FFFF}').contains(&c)
+/// RFC 3987 2.2 `ucschar`, and `iprivate` where `private` (the query):
+/// the non-ASCII characters an IRI may hold, without the noncharacters
+/// (U+FDD0..U+FDEF, U+xFFFE, U+xFFFF), the specials U+FFF0..U+FFFD, the
+/// tags plane's first block U+E0000..U+E0FFF, and the bidi formatting
+/// controls of RFC 3987 4.1 (and the isolates U+2066..U+2069).
+fn is_iri_char(c: char, private: bool) -> bool {
+    let u = c as u32;
+    let ucschar = match u {
+        0xA0..=0xD7FF | 0xF900..=0xFDCF | 0xFDF0..=0xFFEF => true,
+        // Planes 1 to 14, each without its last two code points.
+        0x10000..=0xDFFFF => u & 0xFFFF <= 0xFFFD,
+        0xE1000..=0xEFFFD => true,
+        _ => false,
+    };
+    let iprivate =
+        matches!(u, 0xE000..=0xF8FF) || (u >= 0xF0000 && u & 0xFFFF <= 0xFFFD);
+    (ucschar || (private && iprivate))
         && !matches!(
             c,
             '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}'
@@ -626,6 +639,18 @@ fn is_hex(b: Option<&u8>) -> bool {
 /// "%" HEXDIG HEXDIG), sub-delims, IRI characters and the bytes of
 /// `extra`; pushes at most one error.
 fn check_chars(s: &str, sp: Span, extra: &[u8], errs: &mut Vec<UriError>) {
+    check_iri_chars(s, sp, extra, false, errs);
+}
+
+/// [`check_chars`], with RFC 3987 `iprivate` allowed where `private`
+/// (the query: `iquery = *( ipchar / iprivate / "/" / "?" )`).
+fn check_iri_chars(
+    s: &str,
+    sp: Span,
+    extra: &[u8],
+    private: bool,
+    errs: &mut Vec<UriError>,
+) {
     let Some(part) = s.get(sp.range()) else { return };
     let bytes = part.as_bytes();
     let mask = extra.iter().fold(CLASS_BASE | DOT, |m, &b| m | class_bit(b));
@@ -645,7 +670,7 @@ fn check_chars(s: &str, sp: Span, extra: &[u8], errs: &mut Vec<UriError>) {
         } else if b >= 0x80 {
             // `part` is a str: a char starts here.
             match part.get(i..).and_then(|t| t.chars().next()) {
-                Some(c) if is_iri_char(c) => {
+                Some(c) if is_iri_char(c, private) => {
                     i += c.len_utf8();
                     continue;
                 }
