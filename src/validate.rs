@@ -1009,6 +1009,10 @@ mod tests {
         assert!(quick_check(&format!("http://{enc}.com/")).is_some());
         let cyr = "%D0%BF".repeat(12);
         assert!(Uri::parse(&format!("http://{cyr}.example/")).is_valid());
+        // The fast path measures labels as the full check does.
+        let l63 = "a".repeat(63);
+        assert!(quick_check(&format!("http://x.{l63}.com/")).is_some());
+        assert!(quick_check(&format!("http://x.{l64}.com/")).is_none());
         let e64 = "%61".repeat(64);
         assert_eq!(
             first(&format!("http://{e64}.com/")),
@@ -1228,6 +1232,33 @@ fn dot_segment_at(b: &[u8], start: usize, i: usize) -> bool {
         && (bound(i + 1) || (b.get(i + 1) == Some(&b'.') && bound(i + 2)))
 }
 
+/// Classes of host bytes for [`quick_check`]: a label character
+/// (ALPHA, DIGIT, `-`, `_`, `~`), `.`, `%`, the end of the host
+/// (`:` `/` `?` `#`), anything else.
+const HOST_OTHER: u8 = 0;
+const HOST_LABEL: u8 = 1;
+const HOST_DOT: u8 = 2;
+const HOST_PCT: u8 = 3;
+const HOST_END: u8 = 4;
+
+static HOST: [u8; 256] = {
+    let mut t = [HOST_OTHER; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = match b {
+            b'.' => HOST_DOT,
+            b'%' => HOST_PCT,
+            b':' | b'/' | b'?' | b'#' => HOST_END,
+            _ if b.is_ascii_alphanumeric() => HOST_LABEL,
+            b'-' | b'_' | b'~' => HOST_LABEL,
+            _ => HOST_OTHER,
+        };
+        i += 1;
+    }
+    t
+};
+
 /// What [`quick_check`] learned about a URI it accepted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Quick {
@@ -1271,19 +1302,22 @@ pub(crate) fn quick_check(s: &str) -> Option<Quick> {
         i += 2;
         let host_start = i;
         let mut label = 0usize;
-        while i < b.len() && !matches!(b[i], b':' | b'/' | b'?' | b'#') {
-            match b[i] {
-                b'.' => label = 0,
-                b'%' if is_hex(b.get(i + 1)) && is_hex(b.get(i + 2)) => {
-                    i += 2; // one octet (RFC 1034 3.1 counts octets)
+        while let Some(&c) = b.get(i) {
+            match HOST[c as usize] {
+                HOST_LABEL => {
+                    label += 1;
+                    if label > 63 {
+                        return None;
+                    }
                 }
-                c if c.is_ascii_alphanumeric()
-                    || matches!(c, b'-' | b'_' | b'~') => {}
+                HOST_DOT => label = 0,
+                HOST_END => break,
+                // One octet (RFC 1034 3.1 counts octets).
+                HOST_PCT if is_hex(b.get(i + 1)) && is_hex(b.get(i + 2)) => {
+                    label += 1;
+                    i += 2;
+                }
                 _ => return None, // userinfo, IP literal, sub-delims, ...
-            }
-            label += 1;
-            if label > 63 {
-                return None;
             }
             i += 1;
         }
