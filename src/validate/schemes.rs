@@ -423,7 +423,11 @@ fn gopher(uri: &Uri, out: &mut Vec<Finding>) {
 /// RFC 5322 section 3.2.3 atext, plus non-ASCII (RFC 6532).
 fn is_atext(c: char) -> bool {
     c.is_ascii_alphanumeric()
-        || "!#$%&'*+-/=?^_`{|}~".contains(c)
+        || matches!(
+            c,
+            '!' | '#' | '$' | '%' | '&' | '\'' | '*' | '+' | '-' | '/' | '='
+                | '?' | '^' | '_' | '`' | '{' | '|' | '}' | '~'
+        )
         || !c.is_ascii()
 }
 
@@ -432,11 +436,18 @@ fn is_dot_atom(s: &str) -> bool {
     // Byte by byte: the bytes of a UTF-8 character (RFC 6532) are all
     // >= 0x80, as `is_atext` allows.
     let b = s.as_bytes();
-    !b.is_empty()
-        && b.first() != Some(&b'.')
-        && b.last() != Some(&b'.')
-        && !b.windows(2).any(|w| w == b"..")
-        && b.iter().all(|&c| c == b'.' || c >= 0x80 || is_atext(char::from(c)))
+    let mut prev = b'.'; // a leading dot is an empty atom
+    for &c in b {
+        if c == b'.' {
+            if prev == b'.' {
+                return false; // empty atom: `..` or a leading dot
+            }
+        } else if c < 0x80 && !is_atext(char::from(c)) {
+            return false;
+        }
+        prev = c;
+    }
+    prev != b'.' // not empty, no trailing dot
 }
 
 /// RFC 5322 section 3.2.4 quoted-string (without CFWS); returns the rest
