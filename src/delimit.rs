@@ -470,11 +470,16 @@ fn remove_whitespace(
     let mut breaks = Vec::new(); // offsets in `text` of a `-` at a break
     let mut i = start;
     while i < end {
-        let b = hay[i];
-        i += 1;
-        if !is_ws(b) {
-            text.push(b);
-        } else if b == b'\n' {
+        // Copy the run of bytes up to the next whitespace in one go.
+        let run =
+            hay[i..end].iter().position(|&b| is_ws(b)).map_or(end, |p| i + p);
+        text.extend_from_slice(&hay[i..run]);
+        if run >= end {
+            break;
+        }
+        let b = hay[run];
+        i = run + 1;
+        if b == b'\n' {
             if text.last() == Some(&b'-') {
                 breaks.push(text.len() - 1);
             }
