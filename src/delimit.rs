@@ -138,8 +138,20 @@ pub(crate) enum Open {
 }
 
 fn is_scheme_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
+    SCHEME_BYTE[b as usize]
 }
+
+/// RFC 3986 3.1: the bytes of a scheme, ALPHA DIGIT `+` `-` `.`.
+static SCHEME_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.');
+        i += 1;
+    }
+    t
+};
 
 /// Rule 1: the start of the scheme that ends at `colon`.
 fn scheme_start(hay: &[u8], colon: usize) -> Option<usize> {

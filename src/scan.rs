@@ -30,10 +30,11 @@ pub(crate) fn scan(
     let mut pos = from;
     for off in memchr::memchr_iter(b':', &hay[from..to]) {
         let colon = from + off;
-        if colon < pos {
+        // The early reject stays in this loop (most colons end here).
+        if colon < pos || !plausible(hay, colon) {
             continue;
         }
-        if let Some(c) = evaluate(hay, colon, rules) {
+        if let Some(c) = delimit(hay, colon, rules) {
             pos = c.resume;
             found(c);
         }
