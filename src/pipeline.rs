@@ -653,14 +653,29 @@ impl Extractor {
         }
         // Several threads: while the pool scans one batch, this thread
         // merges and prints the previous one and reads the next.
+        // One scanning thread for the whole search, fed through channels
+        // (a thread a batch cost 64 thread starts per 256 MiB).
         std::thread::scope(|scope| {
+            let (to_scan, jobs) =
+                std::sync::mpsc::sync_channel::<Vec<Item>>(1);
+            let (to_merge, scanned) =
+                std::sync::mpsc::sync_channel::<ScannedBatch>(1);
+            scope.spawn(move || {
+                for b in jobs {
+                    if to_merge.send(self.scan_batch(b)).is_err() {
+                        break;
+                    }
+                }
+            });
             let mut batch = feeder.batch(cfg.batch_size);
             let mut done: Option<ScannedBatch> = None;
             while !batch.is_empty() || done.is_some() {
-                let scanning = (!batch.is_empty()).then(|| {
-                    let b = std::mem::take(&mut batch);
-                    scope.spawn(move || self.scan_batch(b))
-                });
+                let scanning = !batch.is_empty();
+                if scanning
+                    && to_scan.send(std::mem::take(&mut batch)).is_err()
+                {
+                    break; // the scanning thread panicked: the scope says so
+                }
                 if let Some(d) = done.take() {
                     // On a stop or an error the scope still joins the
                     // scanning thread before returning.
@@ -668,14 +683,13 @@ impl Extractor {
                         return Ok(state.summary);
                     }
                 }
-                if scanning.is_some() {
+                if scanning {
                     batch = feeder.batch(cfg.batch_size);
+                    match scanned.recv() {
+                        Ok(d) => done = Some(d),
+                        Err(_) => break, // it panicked: the scope says so
+                    }
                 }
-                done = match scanning.map(|h| h.join()) {
-                    Some(Ok(d)) => Some(d),
-                    Some(Err(panic)) => std::panic::resume_unwind(panic),
-                    None => None,
-                };
             }
             Ok(state.summary)
         })
