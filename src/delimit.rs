@@ -374,6 +374,14 @@ fn url_prefix_angle(
     while content < hay.len() && content - colon <= 64 && is_ws(hay[content]) {
         content += 1;
     }
+    // A doubled prefix (`<URL:URL:news:a.b>`, seen when text is quoted
+    // twice) is one prefix.
+    if hay
+        .get(content..content + 4)
+        .is_some_and(|p| p.eq_ignore_ascii_case(b"URL:"))
+    {
+        content += 4;
+    }
     angle(hay, content, colon, max_len, Context::UrlPrefix)
 }
 

@@ -418,6 +418,14 @@ fn hyphen_break_does_not_swallow_the_next_url() {
     assert_eq!(h[0].url(), "http://a.example/?u=x-y&v=http://z");
 }
 
+/// `<URL:URL:...>`: the prefix written twice is stripped as one.
+#[test]
+fn doubled_url_prefix() {
+    let h = hits("<URL:URL:news:a.b> <URL:url:http://a.example/x>");
+    let urls: Vec<&str> = h.iter().map(|h| h.url()).collect();
+    assert_eq!(urls, ["news:a.b", "http://a.example/x"]);
+}
+
 #[test]
 fn offsets_lines_columns() {
     let text = "one\n  two <http://a.example/\n x> http://b.example/";
