@@ -43,7 +43,7 @@
 //! Not supported: Mimecast (`protect-*.mimecast.com/s/...`) and other
 //! services whose links hold a token rather than the target.
 
-use crate::validate::schemes::hex_val;
+use crate::validate::pct_decode;
 
 /// The most wrappers [`unwrap`] removes from one URL.
 pub const MAX_DEPTH: usize = 4;
@@ -166,27 +166,7 @@ fn param<'q>(query: &'q str, name: &str) -> Option<&'q str> {
 /// Percent-decode `s` (RFC 3986 section 2.1); `None` when the result is
 /// not UTF-8.
 fn percent_decode(s: &str) -> Option<String> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while let Some(&c) = b.get(i) {
-        let hex = (c == b'%')
-            .then(|| {
-                Some((hex_val(*b.get(i + 1)?)?, hex_val(*b.get(i + 2)?)?))
-            })
-            .flatten();
-        match hex {
-            Some((h, l)) => {
-                out.push(h << 4 | l);
-                i += 3;
-            }
-            None => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).ok()
+    String::from_utf8(pct_decode(s).into_owned()).ok()
 }
 
 /// Proofpoint v3: `body` is what follows `/v3/__`.

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 
-use crate::validate::{Component, Uri};
+use crate::validate::{Component, Uri, pct_decode};
 
 /// Maps the IRI reference `iri` to a URI reference (RFC 3987 3.1).
 ///
@@ -88,7 +88,8 @@ fn host_to_ascii(host: &str) -> Option<String> {
     if host.starts_with('[') {
         return None;
     }
-    let decoded = percent_decode(host)?;
+    let decoded = pct_decode(host);
+    std::str::from_utf8(&decoded).ok()?;
     Uts46::new()
         .to_ascii(
             &decoded,
@@ -98,27 +99,6 @@ fn host_to_ascii(host: &str) -> Option<String> {
         )
         .ok()
         .map(Cow::into_owned)
-}
-
-/// `s` with its `%HH` escapes decoded, if the result is UTF-8.
-fn percent_decode(s: &str) -> Option<Vec<u8>> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while let Some(&c) = b.get(i) {
-        let hex =
-            |j: usize| b.get(j).and_then(|&d| char::from(d).to_digit(16));
-        if c == b'%'
-            && let (Some(hi), Some(lo)) = (hex(i + 1), hex(i + 2))
-        {
-            out.push(u8::try_from(hi * 16 + lo).ok()?);
-            i += 3;
-        } else {
-            out.push(c);
-            i += 1;
-        }
-    }
-    std::str::from_utf8(&out).is_ok().then_some(out)
 }
 
 #[cfg(test)]

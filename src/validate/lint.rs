@@ -9,7 +9,8 @@
 //! mixing Latin with Cyrillic or Greek letters, and numeric hosts written
 //! other than in dotted decimal.
 
-use super::schemes::{Finding, pct_decode};
+use super::pct_decode;
+use super::schemes::Finding;
 use super::{HostKind, Uri};
 use crate::normalize::default_port;
 
@@ -245,76 +246,10 @@ fn is_mixed_script(label: &str) -> bool {
     false
 }
 
-/// RFC 3492 section 6.2 decoding of the part after `xn--`; `None` on
-/// malformed input or overflow.
+/// RFC 3492 section 6.2 decoding of the part after `xn--` (the `idna`
+/// crate's decoder); `None` on malformed input or overflow.
 fn punycode_decode(input: &str) -> Option<String> {
-    const BASE: u32 = 36;
-    const TMIN: u32 = 1;
-    const TMAX: u32 = 26;
-    if input.len() > 256 || !input.is_ascii() {
-        return None;
-    }
-    let (basic, rest) = match input.rfind('-') {
-        Some(i) => (input.get(..i)?, input.get(i + 1..)?),
-        None => ("", input),
-    };
-    let mut output: Vec<char> = basic.chars().collect();
-    let (mut n, mut i, mut bias) = (128u32, 0u32, 72u32);
-    let mut digits = rest.bytes();
-    let mut next = digits.next();
-    while next.is_some() {
-        let old_i = i;
-        let mut w = 1u32;
-        let mut k = BASE;
-        loop {
-            let digit = match next? {
-                c @ b'a'..=b'z' => u32::from(c - b'a'),
-                c @ b'A'..=b'Z' => u32::from(c - b'A'),
-                c @ b'0'..=b'9' => u32::from(c - b'0') + 26,
-                _ => return None,
-            };
-            next = digits.next();
-            i = i.checked_add(digit.checked_mul(w)?)?;
-            let t = if k <= bias {
-                TMIN
-            } else if k >= bias + TMAX {
-                TMAX
-            } else {
-                k - bias
-            };
-            if digit < t {
-                break;
-            }
-            w = w.checked_mul(BASE - t)?;
-            k = k.checked_add(BASE)?;
-        }
-        let len = u32::try_from(output.len()).ok()?.checked_add(1)?;
-        bias = adapt(i - old_i, len, old_i == 0);
-        n = n.checked_add(i / len)?;
-        i %= len;
-        let pos = usize::try_from(i).ok()?;
-        if pos > output.len() {
-            return None;
-        }
-        output.insert(pos, char::from_u32(n)?);
-        i += 1;
-    }
-    Some(output.into_iter().collect())
-}
-
-/// RFC 3492 section 6.1 bias adaptation.
-fn adapt(delta: u32, num_points: u32, first_time: bool) -> u32 {
-    const BASE: u32 = 36;
-    const TMIN: u32 = 1;
-    const TMAX: u32 = 26;
-    let mut delta = if first_time { delta / 700 } else { delta / 2 };
-    delta += delta / num_points.max(1);
-    let mut k = 0;
-    while delta > ((BASE - TMIN) * TMAX) / 2 {
-        delta /= BASE - TMIN;
-        k += BASE;
-    }
-    k + (BASE - TMIN + 1) * delta / (delta + 38)
+    idna::punycode::decode_to_string(input)
 }
 
 /// One part of a numeric host as the BSD `inet_aton` and WHATWG URL

@@ -9,9 +9,7 @@
 //! and their successors), `ws`, `wss` (RFC 6455), `urn` (RFC 8141), `tel`
 //! (RFC 3966) and `data` (RFC 2397). Other schemes yield no findings.
 
-use std::borrow::Cow;
-
-use super::{Component, HostKind, Uri};
+use super::{Component, HostKind, Uri, pct_decode};
 
 /// How serious a [`Finding`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,41 +84,6 @@ fn err(out: &mut Vec<Finding>, code: &'static str, msg: impl Into<String>) {
 
 fn warn(out: &mut Vec<Finding>, code: &'static str, msg: impl Into<String>) {
     out.push(Finding::warning(code, msg));
-}
-
-/// The value of a hex digit (RFC 3986 2.1: HEXDIG, any case).
-pub(crate) fn hex_val(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
-}
-
-/// Decodes `%XX` (RFC 3986 section 2.1); a `%` not followed by two hex
-/// digits is kept as is.
-pub(crate) fn pct_decode(s: &str) -> Cow<'_, [u8]> {
-    let b = s.as_bytes();
-    if !b.contains(&b'%') {
-        return Cow::Borrowed(b);
-    }
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while let Some(&c) = b.get(i) {
-        if c == b'%' {
-            let hi = b.get(i + 1).copied().and_then(hex_val);
-            let lo = b.get(i + 2).copied().and_then(hex_val);
-            if let (Some(hi), Some(lo)) = (hi, lo) {
-                out.push(hi << 4 | lo);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(c);
-        i += 1;
-    }
-    Cow::Owned(out)
 }
 
 /// Everything after `scheme:` up to the fragment (the RFC 3986
