@@ -1273,22 +1273,18 @@ impl Extractor {
         url: UrlText,
         mark: impl FnOnce(&mut Rare),
     ) -> Option<Hit> {
-        let mut hit = self.build_hit_with(
-            absolute,
-            None,
-            context,
-            UrlText::new(absolute),
-        )?;
-        let resolved = hit.resolved().map(str::to_string);
-        let printable = hit.printable
-            && url.as_str().is_ascii()
-            && !url.as_str().bytes().any(|b| b.is_ascii_control());
+        let printable = url.as_str().bytes().all(|b| b.is_ascii_graphic());
+        // Built on the written text: validated as `absolute`, which is its
+        // resolved form unless dot segments made another.
+        let mut hit = self.build_hit_with(absolute, None, context, url)?;
+        let same = hit.resolved_is_url;
         let rare = hit.rare.get_or_insert_with(Box::default);
-        rare.resolved = resolved;
+        if same {
+            rare.resolved = Some(absolute.to_string());
+        }
         mark(rare);
-        hit.url = url;
+        hit.printable &= printable;
         hit.resolved_is_url = false;
-        hit.printable = printable;
         Some(hit)
     }
 

@@ -164,12 +164,17 @@ impl<W: Write> Printer<W> {
         Ok(())
     }
 
-    fn wanted(&mut self, hit: &Hit) -> bool {
+    /// Whether `hit` is printed; `codes` gets its warnings' codes when
+    /// they are asked for (computed once, here).
+    fn wanted(&mut self, hit: &Hit, codes: &mut Vec<&'static str>) -> bool {
         if !self.opts.invalid && !hit.is_valid() {
             return false;
         }
-        if self.opts.warnings && hit.warnings().is_empty() {
-            return false;
+        if self.opts.warnings {
+            codes.extend(hit.warnings().iter().map(|w| w.code));
+            if codes.is_empty() {
+                return false;
+            }
         }
         if self.opts.unique {
             let key = key(self.text(hit));
@@ -212,7 +217,8 @@ impl<W: Write> Printer<W> {
 
 impl<W: Write> Sink for Printer<W> {
     fn hit(&mut self, input: &InputInfo, hit: &Hit) -> io::Result<bool> {
-        if !self.wanted(hit) {
+        let mut codes = Vec::new();
+        if !self.wanted(hit, &mut codes) {
             return Ok(true);
         }
         self.printed += 1;
@@ -257,8 +263,6 @@ impl<W: Write> Sink for Printer<W> {
                     self.out.write_all(text.as_bytes())?;
                 }
                 if self.opts.warnings {
-                    let codes: Vec<&str> =
-                        hit.warnings().iter().map(|w| w.code).collect();
                     write!(self.out, "\t{}", codes.join(","))?;
                 }
                 self.out.write_all(b"\n")?;
