@@ -86,11 +86,11 @@ pub(crate) fn delimit(
     let url_char_after = after.first().is_some_and(|&b| starts_url_text(b));
     let url_prefix =
         colon >= 3 && hay[colon - 3..colon].eq_ignore_ascii_case(b"URL");
-    if !hierarchical
-        && !url_char_after
-        && !url_prefix
-        && after.first() != Some(&b',')
-    {
+    // RFC 2397 3: `data:,text` (the media type left out) starts with `,`.
+    let data_comma = after.first() == Some(&b',')
+        && colon >= 4
+        && hay[colon - 4..colon].eq_ignore_ascii_case(b"data");
+    if !hierarchical && !url_char_after && !url_prefix && !data_comma {
         // `Note: x`, `INFO: x`: only `URL:` may be followed by a space.
         return None;
     }
@@ -106,13 +106,8 @@ pub(crate) fn delimit(
             || rules.opaque.as_ref().is_some_and(|set| {
                 std::str::from_utf8(scheme).is_ok_and(|s| set.contains(s))
             });
-        // RFC 2397 3: `data:,text` (the media type left out).
-        let data_comma = after.first() == Some(&b',')
-            && scheme.eq_ignore_ascii_case(b"data");
-        if !opaque
-            || !(data_comma
-                || after.first().is_some_and(|&b| starts_url_text(b)))
-        {
+        let data = data_comma && scheme.len() == 4;
+        if !opaque || !(url_char_after || data) {
             return None;
         }
     }
