@@ -23,8 +23,7 @@ use std::io::{self, Read};
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::AtomicUsize;
-use std::sync::atomic::Ordering::{self, Relaxed};
+use std::sync::atomic::Ordering;
 
 use rayon::prelude::*;
 
@@ -237,12 +236,7 @@ impl ExtractorBuilder {
             opaque: self.schemes.clone(),
             abbrev: self.abbrev,
         };
-        Ok(Extractor {
-            config: self.clone(),
-            rules,
-            hint: Arc::default(),
-            pool: Arc::default(),
-        })
+        Ok(Extractor { config: self.clone(), rules, pool: Arc::default() })
     }
 }
 
@@ -252,7 +246,6 @@ impl ExtractorBuilder {
 pub struct Extractor {
     config: ExtractorBuilder,
     rules: Rules,
-    hint: Arc<SizeHint>,
     pool: Arc<Pool>,
 }
 
@@ -300,15 +293,6 @@ impl Pool {
             p.push(a);
         }
     }
-}
-
-/// The sizes the last chunk with hits needed, so the next one allocates
-/// its buffers once instead of growing them (dense input has thousands of
-/// hits a chunk).
-#[derive(Debug, Default)]
-struct SizeHint {
-    arena: AtomicUsize,
-    scanned: AtomicUsize,
 }
 
 /// One input to [`Extractor::search`]: a name and a way to open it.
@@ -1051,10 +1035,6 @@ impl Extractor {
         let (mut out, mut arena) = self.pool.take();
         let base = self.config.base.as_deref();
         scan(&seg.buf, range.start, range.end, &self.rules, |c| {
-            if out.capacity() == 0 {
-                out.reserve(self.hint.scanned.load(Relaxed).max(4));
-                arena.reserve(self.hint.arena.load(Relaxed));
-            }
             let hit = if c.too_long {
                 None
             } else {
@@ -1073,12 +1053,6 @@ impl Extractor {
                 hit,
             });
         });
-        if !out.is_empty() {
-            // A little more than this chunk needed: most chunks of an
-            // input are alike.
-            self.hint.scanned.store(out.len() + out.len() / 8, Relaxed);
-            self.hint.arena.store(arena.len() + arena.len() / 8, Relaxed);
-        }
         let arena = Arc::new(arena);
         for hit in out.iter_mut().filter_map(|s| s.hit.as_mut()) {
             hit.url.attach(&arena);
