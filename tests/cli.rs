@@ -13,92 +13,11 @@ use std::process::{Command, Stdio};
 use serde_json::Value;
 use tempfile::TempDir;
 
-const BIN: &str = env!("CARGO_BIN_EXE_urlx");
+use crate::common::{BIN, Run, urlx_at, urlx_in, urlx_stdin};
 
 /// The bundled corpora.
 fn corpora() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora")
-}
-
-/// What one run of the binary produced.
-struct Run {
-    code: Option<i32>,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-impl Run {
-    fn out(&self) -> String {
-        String::from_utf8(self.stdout.clone()).expect("stdout is UTF-8")
-    }
-
-    /// Exact stdout and exit status.
-    #[track_caller]
-    fn expect(&self, stdout: &str, code: i32) {
-        assert_eq!(self.out(), stdout, "stdout (stderr: {:?})", self.stderr);
-        assert_eq!(
-            self.code,
-            Some(code),
-            "status (stderr: {:?})",
-            self.stderr
-        );
-    }
-
-    /// Exact stdout and exit status, and nothing on stderr.
-    #[track_caller]
-    fn expect_quiet(&self, stdout: &str, code: i32) {
-        self.expect(stdout, code);
-        assert_eq!(self.stderr, "", "stderr");
-    }
-
-    /// The stdout as JSON Lines.
-    fn json(&self) -> Vec<Value> {
-        self.out()
-            .lines()
-            .map(|l| serde_json::from_str(l).expect("each line is JSON"))
-            .collect()
-    }
-}
-
-/// Run `urlx args` in `dir` (when given) with `stdin` (when given; else
-/// no standard input at all).
-fn urlx_in(dir: Option<&Path>, args: &[&str], stdin: Option<&[u8]>) -> Run {
-    let mut cmd = Command::new(BIN);
-    cmd.args(args)
-        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if let Some(dir) = dir {
-        cmd.current_dir(dir);
-    }
-    let mut child = cmd.spawn().expect("urlx starts");
-    let writer = stdin.map(|bytes| {
-        let mut pipe = child.stdin.take().unwrap();
-        let bytes = bytes.to_vec();
-        // The child may exit without reading: ignore write errors.
-        std::thread::spawn(move || {
-            let _ = pipe.write_all(&bytes);
-        })
-    });
-    let output = child.wait_with_output().expect("urlx runs");
-    if let Some(w) = writer {
-        w.join().unwrap();
-    }
-    Run {
-        code: output.status.code(),
-        stdout: output.stdout,
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
-/// Run `urlx args` with `stdin` as standard input.
-fn urlx_stdin(args: &[&str], stdin: &str) -> Run {
-    urlx_in(None, args, Some(stdin.as_bytes()))
-}
-
-/// Run `urlx args` in `dir`, no standard input.
-fn urlx_at(dir: &Path, args: &[&str]) -> Run {
-    urlx_in(Some(dir), args, None)
 }
 
 /// A temporary directory holding `files` (paths with `/` create

@@ -18,7 +18,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_urlx");
+use crate::common::BIN;
 
 /// One hit of a JSON Lines run, with offsets and line made absolute.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

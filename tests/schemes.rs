@@ -4,24 +4,15 @@
 //! (`--normalize`, `-u`, `--count-unique`, `--hosts`, `--ascii`,
 //! `--warnings`) print what they say.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use serde_json::Value;
 use urlx::Extractor;
 
+use crate::common::urlx_stdin;
+
 /// Run the binary with `args` on `stdin`; (exit code, stdout).
 fn run(args: &[&str], stdin: &str) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_urlx"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    let r = urlx_stdin(args, stdin);
+    (r.code, r.out())
 }
 
 fn lines(args: &[&str], stdin: &str) -> Vec<String> {
@@ -29,11 +20,7 @@ fn lines(args: &[&str], stdin: &str) -> Vec<String> {
 }
 
 fn json(args: &[&str], stdin: &str) -> Vec<Value> {
-    run(args, stdin)
-        .1
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    urlx_stdin(args, stdin).json()
 }
 
 const SAME: &str = "HTTP://Example.COM:80/%7euser and \
@@ -239,12 +226,7 @@ fn scheme_list_takes_registry_groups() {
         lines(&["--scheme", "registered"], text),
         ["tag:example.com,2004:x", "spotify:track:abc", "http://a.example/"]
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_urlx"))
-        .args(["--scheme", "foo,HTTP", "-"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let err = String::from_utf8(out.stderr).unwrap();
+    let err = urlx_stdin(&["--scheme", "foo,HTTP", "-"], "").stderr;
     assert!(err.contains("\"foo\" is not in the IANA registry"), "{err}");
     assert!(!err.contains("http"), "{err}");
     assert_eq!(lines(&["--scheme", "foo"], text), ["foo:bar"]);
