@@ -244,6 +244,27 @@ fn stages(c: &mut Criterion) {
     group.bench_function("delimit", |b| {
         b.iter(|| urlx::stages::count_candidates(black_box(&text), 8192))
     });
+    // The two ways of finding triggers, on logs (a colon in every
+    // timestamp): every colon, or only scheme endings (Teddy); both
+    // must delimit the same 255 candidates (the `find/logs` hits).
+    let logs = corpus("logs", Some("log"));
+    group.throughput(Throughput::Bytes(logs.len() as u64));
+    for (name, endings) in
+        [("delimit_colons/logs", false), ("delimit_endings/logs", true)]
+    {
+        if endings && !urlx::stages::endings_available() {
+            continue;
+        }
+        let spans = urlx::stages::candidate_spans(&logs, Some(endings));
+        assert_eq!(spans.len(), 255, "{name}");
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                urlx::stages::candidate_spans(black_box(&logs), Some(endings))
+                    .len()
+            })
+        });
+    }
+    group.throughput(Throughput::Bytes(text.len() as u64));
     let ex = Extractor::builder().build().expect("default extractor");
     let urls: Vec<String> =
         ex.find(&text).iter().map(|h| h.url().to_string()).collect();

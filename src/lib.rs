@@ -126,6 +126,37 @@ pub mod stages {
         crate::validate::quick_check(s).is_some()
     }
 
+    /// The candidates of `hay` as (trigger, start, end, resume), found
+    /// by every colon (`Some(false)`), by scheme endings only
+    /// (`Some(true)`) or adaptively (`None`, the default); the three
+    /// must agree (tests/props.rs).
+    pub fn candidate_spans(
+        hay: &[u8],
+        endings: Option<bool>,
+    ) -> Vec<(usize, usize, usize, usize)> {
+        use crate::scan::Method;
+        let rules = crate::delimit::Rules {
+            max_len: 2048,
+            opaque: None,
+            abbrev: crate::abbrev::Opts { www: false, emails: false },
+        };
+        let method = match endings {
+            None => Method::Adaptive,
+            Some(false) => Method::Colons,
+            Some(true) => Method::Endings,
+        };
+        let mut v = Vec::new();
+        crate::scan::scan_with(hay, 0, hay.len(), &rules, method, |c| {
+            v.push((c.trigger, c.start, c.end, c.resume));
+        });
+        v
+    }
+
+    /// Whether the scheme-ending search is available on this CPU.
+    pub fn endings_available() -> bool {
+        crate::scan::endings().is_some()
+    }
+
     /// Stages 1 and 2: the candidates delimited in `hay` (no validation).
     pub fn count_candidates(hay: &[u8], max_len: usize) -> usize {
         let mut n = 0;

@@ -316,3 +316,118 @@ proptest! {
         }
     }
 }
+
+/// Pieces of text around colons: schemes in mixed case (built-in opaque
+/// ones, `URL:`, `data:,` and others), near misses and log noise.
+const SCAN_PIECES: &[&str] = &[
+    "http",
+    "HTTP",
+    "ftp",
+    "x-y.z+1",
+    "mailto",
+    "MaIlTo",
+    "news",
+    "NEWS",
+    "urn",
+    "uRn",
+    "tel",
+    "sip",
+    "sips",
+    "xmpp",
+    "magnet",
+    "data",
+    "geo",
+    "cid",
+    "mid",
+    "sms",
+    "fax",
+    "URL",
+    "url",
+    "Url",
+    "to",
+    "ws",
+    "rl",
+    ":",
+    ":",
+    "://",
+    "//",
+    "/",
+    ":,",
+    ",",
+    "a",
+    "Z",
+    "9",
+    "12:30:01",
+    "x@y.z",
+    " ",
+    " ",
+    "\n",
+    "-\n",
+    "<",
+    ">",
+    "(",
+    ")",
+    "[",
+    "]",
+    "\"",
+    "'",
+    "ab:",
+    "host:8080",
+    "é",
+    "\t",
+];
+
+fn scan_text() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(SCAN_PIECES), 0..40)
+        .prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 4000,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Searching only for scheme endings (`://`, `xy:` of the opaque
+    /// schemes and `URL`) finds exactly the candidates that trying
+    /// every colon finds, and so does the adaptive mix of the two.
+    #[test]
+    fn scheme_endings_find_what_colons_find(text in scan_text()) {
+        prop_assume!(urlx::stages::endings_available());
+        let hay = text.as_bytes();
+        let colons = urlx::stages::candidate_spans(hay, Some(false));
+        prop_assert_eq!(
+            &urlx::stages::candidate_spans(hay, Some(true)),
+            &colons
+        );
+        prop_assert_eq!(&urlx::stages::candidate_spans(hay, None), &colons);
+    }
+}
+
+/// On text alternating log lines and URLs across many block boundaries,
+/// each method alone and the adaptive scan (which measures both and
+/// switches between them) find the same candidates.
+#[test]
+fn adaptive_scan_agrees_on_mixed_input() {
+    let log = "Jan  1 00:00:01 host sshd[1]: 10.0.0.1:22 up 00:01:02\n";
+    let urls = "see <URL:http://a.example/x-\n  y> and mailto:j@e.org, \
+                news:comp.x (http://b.example/(p)) DATA:,hi urn:a:b\n";
+    let mut text = String::new();
+    for round in 0..40 {
+        let lines = if round % 3 == 0 { 900 } else { 40 };
+        for i in 0..lines {
+            text.push_str(if i % 7 == 0 { urls } else { log });
+        }
+        for _ in 0..200 {
+            text.push_str(urls);
+        }
+    }
+    let hay = text.as_bytes();
+    let colons = urlx::stages::candidate_spans(hay, Some(false));
+    assert!(colons.len() > 10_000, "{}", colons.len());
+    assert_eq!(urlx::stages::candidate_spans(hay, None), colons);
+    if urlx::stages::endings_available() {
+        assert_eq!(urlx::stages::candidate_spans(hay, Some(true)), colons);
+    }
+}
