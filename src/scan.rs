@@ -41,8 +41,9 @@ const PROBES: u32 = 8;
 /// (the caller's validation), which both methods share and which
 /// varies more from block to block than the methods differ.
 struct Costs {
-    /// Nanoseconds spent by each method in this period's measurement.
-    ns: Cell<[u64; 2]>,
+    /// Nanoseconds spent by each method in this period's measurement:
+    /// the sum and the largest.
+    ns: Cell<[(u64, u64); 2]>,
     /// Whole blocks scanned by this thread.
     blocks: Cell<u32>,
     /// The faster method at the last measurement.
@@ -59,7 +60,7 @@ fn phase(n: u32) -> u32 {
 thread_local! {
     static COSTS: Costs = const {
         Costs {
-            ns: Cell::new([0, 0]),
+            ns: Cell::new([(0, 0); 2]),
             blocks: Cell::new(0),
             choice: Cell::new(Method::Colons),
         }
@@ -85,18 +86,22 @@ impl Costs {
     fn record(&self, method: Method, took: Duration) {
         let ns = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
         let mut sums = self.ns.get();
-        let slot = &mut sums[usize::from(method == Method::Endings)];
-        *slot = slot.saturating_add(ns);
+        let (sum, max) = &mut sums[usize::from(method == Method::Endings)];
+        *sum = sum.saturating_add(ns);
+        *max = ns.max(*max);
         let n = self.blocks.get().wrapping_add(1);
         self.blocks.set(n);
         if phase(n) == PROBES {
-            let [colons, endings] = sums;
+            // The slowest block of each is left out: a thread preempted
+            // or a page fault in the middle of a block says nothing of
+            // the method.
+            let [colons, endings] = sums.map(|(sum, max)| sum - max);
             self.choice.set(if endings < colons {
                 Method::Endings
             } else {
                 Method::Colons
             });
-            sums = [0, 0];
+            sums = [(0, 0); 2];
         }
         self.ns.set(sums);
     }
