@@ -580,6 +580,8 @@ fn bare(
     let limit = hay.len().min(s.saturating_add(max_len + 1));
     let mut joins: Vec<(usize, usize)> = Vec::new(); // removed ranges
     let mut brackets = Brackets::default();
+    // The quote depth of the URL's first line, once there is a join.
+    let mut depth = None;
     let mut i = s;
     while i < limit {
         // The common case first: a run of URI bytes with no bracket or
@@ -593,7 +595,9 @@ fn bare(
             Step::End => break,
             Step::Other if is_ws(hay[i]) && i > s && hay[i - 1] == b'-' => {
                 // Rule 6: a hyphen at the end of the line.
-                match hyphen_join(hay, i, quote_depth(hay, colon)) {
+                let depth =
+                    *depth.get_or_insert_with(|| quote_depth(hay, colon));
+                match hyphen_join(hay, i, depth) {
                     Some(next) => {
                         joins.push((i, next));
                         i = next;
@@ -613,7 +617,8 @@ fn bare(
     if end <= colon + 1 {
         return None;
     }
-    let (cleaned, alternative) = if joins.is_empty() {
+    // A candidate too long is never reported: its text is not needed.
+    let (cleaned, alternative) = if joins.is_empty() || too_long {
         (None, None)
     } else {
         let mut text = Vec::with_capacity(end - s);
@@ -679,10 +684,10 @@ fn starts_hierarchical_url(hay: &[u8], j: usize) -> bool {
     if !hay.get(j).is_some_and(u8::is_ascii_alphabetic) {
         return false;
     }
-    let mut k = j + 1;
-    while k - j <= 32 && hay.get(k).is_some_and(|&b| is_scheme_byte(b)) {
-        k += 1;
-    }
+    let word = &hay[j + 1..hay.len().min(j + 33)];
+    let k = j
+        + 1
+        + word.iter().position(|&b| !is_scheme_byte(b)).unwrap_or(word.len());
     hay.get(k..k + 3) == Some(b"://")
 }
 
