@@ -84,8 +84,7 @@ pub(crate) fn delimit(
     let after = hay.get(colon + 1..).unwrap_or_default();
     let hierarchical = after.starts_with(b"//");
     let url_char_after = after.first().is_some_and(|&b| starts_url_text(b));
-    let url_prefix =
-        colon >= 3 && hay[colon - 3..colon].eq_ignore_ascii_case(b"URL");
+    let url_prefix = colon >= 3 && ends_with_url(&hay[colon - 3..colon]);
     // RFC 2397 3: `data:,text` (the media type left out) starts with `,`.
     let data_comma = after.first() == Some(&b',')
         && colon >= 4
@@ -96,7 +95,9 @@ pub(crate) fn delimit(
     }
     let s = scheme_start(hay, colon)?;
     let scheme = &hay[s..colon];
-    if url_prefix && scheme.eq_ignore_ascii_case(b"URL") {
+    // (The three bytes before the colon spell `URL`: the scheme is
+    // `URL` when it starts there.)
+    if url_prefix && s == colon - 3 {
         return url_prefix_angle(hay, s, colon, max_len);
     }
     if !hierarchical {
@@ -119,6 +120,13 @@ pub(crate) fn delimit(
         return bare(hay, s, colon, max_len, Context::Bare, Open::None);
     }
     bare(hay, s, colon, max_len, context, open)
+}
+
+/// Whether three bytes spell `URL` in any case (a byte ORed with 0x20
+/// is a lowercase letter only if it was that letter in either case).
+#[inline]
+fn ends_with_url(three: &[u8]) -> bool {
+    matches!(three, [u, r, l] if u | 0x20 == b'u' && r | 0x20 == b'r' && l | 0x20 == b'l')
 }
 
 /// What opened the wrapper of a bare-delimited URL, which decides the
@@ -151,10 +159,9 @@ static SCHEME_BYTE: [bool; 256] = {
 /// Rule 1: the start of the scheme that ends at `colon`.
 fn scheme_start(hay: &[u8], colon: usize) -> Option<usize> {
     let floor = colon.saturating_sub(MAX_SCHEME + 1);
-    let mut s = colon;
-    while s > floor && is_scheme_byte(hay[s - 1]) {
-        s -= 1;
-    }
+    let before = &hay[floor..colon];
+    let run = before.iter().rev().take_while(|&&b| is_scheme_byte(b)).count();
+    let mut s = colon - run;
     if s == floor && s > 0 && is_scheme_byte(hay[s - 1]) {
         return None; // a run longer than any scheme: a word, not a URL
     }
@@ -394,7 +401,11 @@ fn angle(
     let mut pending_ws = false; // whitespace since the last non-ws byte
     let mut end_of_text = start; // one past the last non-whitespace byte
     let mut newline_run = false; // a line break since the last non-ws
-    let depth = quote_depth(hay, trigger);
+    // The quote depth of the trigger's line, once a line break needs it
+    // (looking back for the line start costs more than most wrappers).
+    let mut depth = None;
+    let mut depth_of =
+        || *depth.get_or_insert_with(|| quote_depth(hay, trigger));
     let mut i = start;
     while i < limit {
         let b = hay[i];
@@ -414,7 +425,7 @@ fn angle(
                         }
                         newline_run = true;
                         // A reply's quote prefix is not part of the URL.
-                        if let Some(k) = skip_quote(hay, i, depth) {
+                        if let Some(k) = skip_quote(hay, i, depth_of()) {
                             i = k;
                         }
                     }
@@ -455,7 +466,7 @@ fn angle(
         return None; // no closing `>` before the end: not a wrapper
     }
     let (cleaned, alternative) = if spaced {
-        remove_whitespace(hay, start, end_of_text, depth)
+        remove_whitespace(hay, start, end_of_text, depth_of())
     } else {
         (None, None)
     };
@@ -764,4 +775,28 @@ fn unbalanced(text: &[u8], open: u8, close: u8) -> bool {
     let opens = text.iter().filter(|&&b| b == open).count();
     let closes = text.iter().filter(|&&b| b == close).count();
     closes > opens
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ends_with_url` agrees with `eq_ignore_ascii_case` for every byte
+    /// at each position, the other two spelling `URL` or `url`.
+    #[test]
+    fn url_prefix_test_is_case_folding() {
+        for base in [*b"URL", *b"url", *b"uRl"] {
+            for pos in 0..3 {
+                for b in 0..=255u8 {
+                    let mut three = base;
+                    three[pos] = b;
+                    assert_eq!(
+                        ends_with_url(&three),
+                        three.eq_ignore_ascii_case(b"URL"),
+                        "{three:?}"
+                    );
+                }
+            }
+        }
+    }
 }
