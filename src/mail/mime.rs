@@ -430,15 +430,27 @@ impl Walker<'_> {
             return (v[from..to].to_vec(), b.finish(s));
         }
         let mut bytes = Vec::with_capacity(v.len());
+        // RFC 5322 2.2.3: unfolding removes each CRLF (or LF) that is
+        // followed by whitespace; leading whitespace is dropped. The
+        // value is copied a line at a time.
+        let fold_at = |i: usize| {
+            v[i] == b'\n' || (v[i] == b'\r' && v.get(i + 1) == Some(&b'\n'))
+        };
         let mut i = 0;
-        while let Some(&c) = v.get(i) {
-            let fold =
-                c == b'\n' || (c == b'\r' && v.get(i + 1) == Some(&b'\n'));
-            if !fold && !(bytes.is_empty() && (c == b' ' || c == b'\t')) {
-                b.push(bytes.len(), s + i, true);
-                bytes.push(c);
-            }
+        while i < v.len() && (matches!(v[i], b' ' | b'\t') || fold_at(i)) {
             i += 1;
+        }
+        while i < v.len() {
+            let nl = memchr::memchr(b'\n', &v[i..]).map_or(v.len(), |p| i + p);
+            let mut end = nl;
+            if nl < v.len() && end > i && v[end - 1] == b'\r' {
+                end -= 1;
+            }
+            if end > i {
+                b.push(bytes.len(), s + i, true);
+                bytes.extend_from_slice(&v[i..end]);
+            }
+            i = nl + 1;
         }
         while matches!(bytes.last(), Some(b' ' | b'\t' | b'\r')) {
             bytes.pop();
