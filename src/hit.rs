@@ -125,8 +125,10 @@ pub(crate) struct Rare {
     pub errors: Vec<String>,
     /// The resolved form when it differs from `url`.
     pub resolved: Option<String>,
-    /// Where in a mail message or news article the hit was found.
-    pub provenance: Option<Provenance>,
+    /// Where in a mail message or news article the hit was found (boxed:
+    /// most `Rare`s are a text hit's hyphen alternative or errors, and
+    /// two batches of hits are in memory at once).
+    pub provenance: Option<Box<Provenance>>,
     /// An abbreviated URI or e-mail address: what it was read as.
     pub abbrev: Option<crate::abbrev::Kind>,
     /// A defanged URL, read as its refanged form.
@@ -328,7 +330,7 @@ impl Hit {
 
     /// Where in a mail message the hit was found (mail and news input).
     pub fn provenance(&self) -> Option<&Provenance> {
-        self.rare.as_ref()?.provenance.as_ref()
+        self.rare.as_ref()?.provenance.as_deref()
     }
 
     /// The resolved absolute form (RFC 3986 section 5): dot segments

@@ -48,6 +48,30 @@ pub const DEFAULT_MAX_URL_LEN: usize = 8192;
 pub(crate) const DEFAULT_CHUNK: usize = 512 << 10;
 pub(crate) const DEFAULT_BATCH: usize = 4 << 20;
 
+/// Hits a batch should hold at most. Two batches of hits are in memory
+/// at once (one merged, one scanned), at about 100 to 400 bytes a hit
+/// (more for a URL wrapped across lines); 4 MiB of URL lists hold up to
+/// 100,000, which took peak RSS past 64 MiB, so batches of dense input
+/// are made smaller.
+const BATCH_HITS: u64 = 32 << 10;
+
+/// The size of the next batch, from the hits found in one read with
+/// `read_with` bytes: small enough to hold about [`BATCH_HITS`], never
+/// below two chunks (both threads busy) nor above the configured size.
+fn next_batch_size(
+    cfg: &ExtractorBuilder,
+    read_with: usize,
+    hits: u64,
+) -> usize {
+    let max = cfg.batch_size;
+    let min = (2 * cfg.chunk_size).min(max);
+    if hits <= BATCH_HITS {
+        return read_with.saturating_mul(2).clamp(min, max);
+    }
+    let scaled = read_with as u128 * u128::from(BATCH_HITS) / u128::from(hits);
+    usize::try_from(scaled).unwrap_or(max).clamp(min, max)
+}
+
 /// An error in the extractor's configuration.
 #[derive(Debug, Clone)]
 pub struct BuildError {
@@ -651,7 +675,11 @@ impl Extractor {
                     }
                 }
             });
-            let mut batch = feeder.batch(cfg.batch_size);
+            // The size each batch in flight was read with (oldest first),
+            // and the size for the next one.
+            let mut sizes = std::collections::VecDeque::from([cfg.batch_size]);
+            let mut size = cfg.batch_size;
+            let mut batch = feeder.batch(size);
             let mut done: Option<ScannedBatch> = None;
             while !batch.is_empty() || done.is_some() {
                 let scanning = !batch.is_empty();
@@ -663,12 +691,17 @@ impl Extractor {
                 if let Some(d) = done.take() {
                     // On a stop or an error the scope still joins the
                     // scanning thread before returning.
+                    let before = state.summary.hits;
                     if !self.merge_batch(d, &mut feeder, &mut state, sink)? {
                         return Ok(state.summary);
                     }
+                    let read_with = sizes.pop_front().unwrap_or(size);
+                    let hits = state.summary.hits - before;
+                    size = next_batch_size(cfg, read_with, hits);
                 }
                 if scanning {
-                    batch = feeder.batch(cfg.batch_size);
+                    sizes.push_back(size);
+                    batch = feeder.batch(size);
                     match scanned.recv() {
                         Ok(d) => done = Some(d),
                         Err(_) => break, // it panicked: the scope says so

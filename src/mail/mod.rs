@@ -278,7 +278,8 @@ fn too_long(cfg: &MailConfig) -> String {
 }
 
 fn set_provenance(hit: &mut Hit, prov: &Provenance) {
-    hit.rare.get_or_insert_with(Box::default).provenance = Some(prov.clone());
+    hit.rare.get_or_insert_with(Box::default).provenance =
+        Some(Box::new(prov.clone()));
 }
 
 #[cfg(test)]
