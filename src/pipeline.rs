@@ -558,6 +558,14 @@ impl Extractor {
         self.config.base.as_deref()
     }
 
+    /// Whether every hit starts at a `scheme:` colon: no abbreviated
+    /// forms, addresses or defanged URLs are looked for.
+    pub(crate) fn colon_triggers_only(&self) -> bool {
+        !self.rules.abbrev.www
+            && !self.rules.abbrev.emails
+            && !self.config.refang
+    }
+
     /// All hits in `hay`, valid or not, in order.
     pub fn find(&self, hay: &[u8]) -> Vec<Hit> {
         struct Collect(Vec<Hit>);

@@ -25,6 +25,11 @@ fn mimeish() -> impl Strategy<Value = Vec<u8>> {
         b"=3D=\n",
         b"aGVsbG8=",
         b"http://x/\xe9\xff",
+        b"List-Help: <mailto:a@b>\n",
+        b"Date: Mon, 1 Jan 2026 10:00:00 +0000\n",
+        b"X-Url: see\n http://c.example/\n",
+        b"X-Q: =?us-ascii?Q?http=3A//d.example/?=\n",
+        b"Received: by h; 10:00:00\n",
     ]);
     prop::collection::vec(
         prop_oneof![
@@ -40,11 +45,16 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
     #[test]
-    fn never_panics(raw in mimeish(), attachments in any::<bool>()) {
+    fn never_panics(
+        raw in mimeish(),
+        attachments in any::<bool>(),
+        skip in any::<bool>(),
+    ) {
         let opts = MimeOptions {
             max_depth: 4,
             max_parts: 50,
             attachments,
+            skip_fields_without_scheme: skip,
         };
         let p = parse_message(&raw, &opts);
         for piece in &p.pieces {
@@ -57,5 +67,27 @@ proptest! {
     #[test]
     fn random_bytes(raw in prop::collection::vec(any::<u8>(), 0..512)) {
         let _ = parse_message(&raw, &MimeOptions::default());
+    }
+
+    /// Leaving out the header fields that cannot hold a scheme loses no
+    /// candidate: every piece it drops delimits none.
+    #[test]
+    fn skipped_fields_hold_no_scheme(raw in mimeish()) {
+        let all = parse_message(&raw, &MimeOptions::default());
+        let opts = MimeOptions {
+            skip_fields_without_scheme: true,
+            ..MimeOptions::default()
+        };
+        let kept = parse_message(&raw, &opts);
+        prop_assert!(kept.pieces.len() <= all.pieces.len());
+        for piece in &all.pieces {
+            let same = |k: &&urlx::mail::mime::Piece| {
+                k.source == piece.source && k.text == piece.text
+            };
+            if !kept.pieces.iter().any(|k| same(&k)) {
+                let n = urlx::stages::count_candidates(piece.text.as_bytes(), 2048);
+                prop_assert_eq!(n, 0, "{:?}: {:?}", piece.source, piece.text);
+            }
+        }
     }
 }

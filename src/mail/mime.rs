@@ -39,13 +39,38 @@ pub struct MimeOptions {
     /// Scan non-text parts (images, `application/*`, ...) too, read as
     /// UTF-8 lossily after their transfer encoding is undone.
     pub attachments: bool,
+    /// Leave out the header fields that cannot hold a URL with a scheme:
+    /// ASCII without encoded words (nothing to decode) and without a
+    /// colon after a letter or before `/`, like `Date` or `Received`.
+    /// For a caller that looks for `scheme:` URLs only (not abbreviated
+    /// forms, addresses or defanged URLs).
+    pub skip_fields_without_scheme: bool,
 }
 
 impl Default for MimeOptions {
-    /// Depth 32, 10,000 parts, no attachments.
+    /// Depth 32, 10,000 parts, no attachments, every header field.
     fn default() -> Self {
-        MimeOptions { max_depth: 32, max_parts: 10_000, attachments: false }
+        MimeOptions {
+            max_depth: 32,
+            max_parts: 10_000,
+            attachments: false,
+            skip_fields_without_scheme: false,
+        }
     }
+}
+
+/// Whether a raw header field value may hold a `scheme:` URL once
+/// unfolded and decoded: it has a byte to decode (8-bit, or `=?` of an
+/// RFC 2047 encoded word) or a colon that can end a scheme (after a
+/// letter, or before `/`). Unfolding keeps the whitespace after each
+/// line break, so it never puts a letter before a colon.
+fn may_hold_scheme(raw: &[u8]) -> bool {
+    !raw.is_ascii()
+        || memchr::memmem::find(raw, b"=?").is_some()
+        || memchr::memchr_iter(b':', raw).any(|i| {
+            i > 0 && raw[i - 1].is_ascii_alphabetic()
+                || raw.get(i + 1) == Some(&b'/')
+        })
 }
 
 /// Where a piece of text came from.
@@ -548,6 +573,12 @@ impl Walker<'_> {
         base: &Option<String>,
         ct: &str,
     ) {
+        if self.opts.skip_fields_without_scheme {
+            let raw = self.raw.get(f.value.0..f.value.1).unwrap_or(&[]);
+            if !may_hold_scheme(raw) {
+                return;
+            }
+        }
         let (bytes, unfold_map) = self.unfold(f);
         let mut warnings = Vec::new();
         let (text, map, decoded) = decode_words(&bytes, &mut warnings);
@@ -1348,11 +1379,11 @@ fn to_utf8(input: &[u8], enc: &'static Encoding) -> (String, OffsetMap, bool) {
     while i < input.len() {
         if pending.is_none() {
             let rest = input.get(i..).unwrap_or(&[]);
-            let run =
-                rest.iter().position(|c| !c.is_ascii()).unwrap_or(rest.len());
+            let run = ascii_run(rest);
             if run > 0 {
                 b.push(out.len(), i, true);
-                out.extend(rest.iter().take(run).map(|&c| char::from(c)));
+                // ASCII is UTF-8 as it is: copied whole.
+                out.push_str(std::str::from_utf8(&rest[..run]).unwrap_or(""));
                 i += run;
                 continue;
             }
@@ -1379,6 +1410,19 @@ fn to_utf8(input: &[u8], enc: &'static Encoding) -> (String, OffsetMap, bool) {
         b.push(before, pending.unwrap_or(input.len()), false);
     }
     (out, b.finish(0), errors)
+}
+
+/// The length of the run of ASCII bytes that `bytes` starts with,
+/// tested 16 bytes at a time.
+fn ascii_run(bytes: &[u8]) -> usize {
+    let mut run = 0;
+    for block in bytes.chunks(16) {
+        if !block.is_ascii() {
+            return run + block.iter().take_while(|c| c.is_ascii()).count();
+        }
+        run += block.len();
+    }
+    run
 }
 
 /// Unwraps `format=flowed` text (RFC 3676 section 4): returns the text

@@ -178,6 +178,7 @@ pub(crate) fn message_hits(
     }
     let opts = mime::MimeOptions {
         attachments: cfg.attachments,
+        skip_fields_without_scheme: ex.colon_triggers_only(),
         ..mime::MimeOptions::default()
     };
     let parsed = mime::parse_message(&msg.raw, &opts);
