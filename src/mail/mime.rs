@@ -876,7 +876,8 @@ impl Params {
 /// (whitespace and comments removed) and its parameters.
 fn parse_structured(value: &str) -> (String, Params) {
     let mut segments: Vec<String> = Vec::new();
-    let mut cur = String::new();
+    // Each segment is at most the whole value: one allocation each.
+    let mut cur = String::with_capacity(value.len());
     let mut quoted = false;
     let mut escaped = false;
     let mut comment = 0usize;
@@ -906,7 +907,10 @@ fn parse_structured(value: &str) -> (String, Params) {
                 cur.push(c);
             }
             '(' => comment = 1,
-            ';' => segments.push(std::mem::take(&mut cur)),
+            ';' => segments.push(std::mem::replace(
+                &mut cur,
+                String::with_capacity(value.len()),
+            )),
             _ => cur.push(c),
         }
     }
