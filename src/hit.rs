@@ -125,10 +125,10 @@ pub(crate) struct Rare {
     pub errors: Vec<String>,
     /// The resolved form when it differs from `url`.
     pub resolved: Option<String>,
-    /// Where in a mail message or news article the hit was found (boxed:
-    /// most `Rare`s are a text hit's hyphen alternative or errors, and
-    /// two batches of hits are in memory at once).
-    pub provenance: Option<Box<Provenance>>,
+    /// Where in a mail message or news article the hit was found: shared
+    /// by the hits of one piece of a message (one allocation per piece,
+    /// not four per hit), and small in a `Rare` that has none.
+    pub provenance: Option<std::sync::Arc<Provenance>>,
     /// An abbreviated URI or e-mail address: what it was read as.
     pub abbrev: Option<crate::abbrev::Kind>,
     /// A defanged URL, read as its refanged form.

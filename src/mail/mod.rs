@@ -9,6 +9,8 @@ pub mod html;
 pub(crate) mod mbox;
 pub mod mime;
 
+use std::sync::Arc;
+
 use crate::hit::{Context, Decoded, Hit, Provenance, Source};
 use crate::pipeline::Extractor;
 
@@ -169,9 +171,10 @@ pub(crate) fn message_hits(
             warnings: vec![too_long(cfg)],
             ..Provenance::default()
         };
+        let mut shared = None;
         for (c, mut hit) in ex.find_in_buffer(&msg.raw, default_base) {
             place(&mut hit, c.start, c.end);
-            set_provenance(&mut hit, &prov);
+            set_provenance(&mut hit, &prov, &mut shared);
             out.push((c.start, hit));
         }
         return (out.into_iter().map(|(_, h)| h).collect(), prov.warnings);
@@ -206,6 +209,7 @@ pub(crate) fn message_hits(
             },
             warnings: warnings.clone(),
         };
+        let mut shared = None;
         match piece.source {
             mime::Source::Header(_) | mime::Source::Text => {
                 if let mime::Source::Header(ref name) = piece.source {
@@ -220,7 +224,7 @@ pub(crate) fn message_hits(
                         piece.map.raw_offset(c.end),
                     );
                     place(&mut hit, s, e);
-                    set_provenance(&mut hit, &prov);
+                    set_provenance(&mut hit, &prov, &mut shared);
                     out.push((s, hit));
                 }
             }
@@ -238,6 +242,7 @@ pub(crate) fn message_hits(
                 });
                 let base = html_base.as_deref().or(base);
                 prov.source = Source::HtmlAttr;
+                shared = None;
                 for link in &doc.links {
                     if link.value.is_empty() {
                         continue;
@@ -251,17 +256,18 @@ pub(crate) fn message_hits(
                     let e =
                         piece.map.raw_offset(link.offset + link.value.len());
                     place(&mut hit, s, e);
-                    set_provenance(&mut hit, &prov);
+                    set_provenance(&mut hit, &prov, &mut shared);
                     out.push((s, hit));
                 }
                 prov.source = Source::HtmlText;
+                shared = None;
                 for (c, mut hit) in
                     ex.find_in_buffer(doc.text.as_bytes(), base)
                 {
                     let s = piece.map.raw_offset(doc.html_offset(c.start));
                     let e = piece.map.raw_offset(doc.html_offset(c.end));
                     place(&mut hit, s, e);
-                    set_provenance(&mut hit, &prov);
+                    set_provenance(&mut hit, &prov, &mut shared);
                     out.push((s, hit));
                 }
             }
@@ -278,9 +284,16 @@ fn too_long(cfg: &MailConfig) -> String {
     )
 }
 
-fn set_provenance(hit: &mut Hit, prov: &Provenance) {
-    hit.rare.get_or_insert_with(Box::default).provenance =
-        Some(Box::new(prov.clone()));
+/// Give `hit` the provenance `prov`, shared through `shared` with the
+/// other hits that have the same (`shared` is emptied when `prov`
+/// changes).
+fn set_provenance(
+    hit: &mut Hit,
+    prov: &Provenance,
+    shared: &mut Option<Arc<Provenance>>,
+) {
+    let p = shared.get_or_insert_with(|| Arc::new(prov.clone()));
+    hit.rare.get_or_insert_with(Box::default).provenance = Some(p.clone());
 }
 
 #[cfg(test)]
