@@ -485,20 +485,20 @@ impl Walker<'_> {
 
     fn header_info(&mut self, fields: &[Field], path: &str) -> Info {
         let mut info = Info::default();
+        const SLOTS: [&str; 6] = [
+            "content-type",
+            "content-transfer-encoding",
+            "content-base",
+            "content-location",
+            "content-disposition",
+            "message-id",
+        ];
         for f in fields {
-            let name = f.name.to_ascii_lowercase();
-            let slot = matches!(
-                name.as_str(),
-                "content-type"
-                    | "content-transfer-encoding"
-                    | "content-base"
-                    | "content-location"
-                    | "content-disposition"
-                    | "message-id"
-            );
-            if !slot {
+            // Most fields are none of these: no lowercase copy for them.
+            if !SLOTS.iter().any(|s| f.name.eq_ignore_ascii_case(s)) {
                 continue;
             }
+            let name = f.name.to_ascii_lowercase();
             let (bytes, _) = self.unfold(f);
             let value = String::from_utf8_lossy(&bytes).into_owned();
             match name.as_str() {
