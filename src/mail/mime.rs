@@ -296,8 +296,9 @@ pub fn parse_message(raw: &[u8], opts: &MimeOptions) -> Parsed {
 }
 
 /// A header field, located in the raw message.
-struct Field {
-    name: String,
+struct Field<'a> {
+    /// As written (printable ASCII, borrowed from the message).
+    name: &'a str,
     /// Raw range of the value: after the colon, up to (not including)
     /// the line end of its last line.
     value: (usize, usize),
@@ -335,7 +336,7 @@ fn child_path(path: &str, k: usize) -> String {
     if path.is_empty() { k.to_string() } else { format!("{path}.{k}") }
 }
 
-impl Walker<'_> {
+impl<'a> Walker<'a> {
     fn warn(&mut self, msg: String) {
         let w = &mut self.parsed.warnings;
         if w.len() < MAX_WARNINGS && !w.contains(&msg) {
@@ -388,9 +389,9 @@ impl Walker<'_> {
         start: usize,
         end: usize,
         path: &str,
-    ) -> (Vec<Field>, usize) {
+    ) -> (Vec<Field<'a>>, usize) {
         let raw = self.raw.get(..end).unwrap_or(self.raw);
-        let mut fields: Vec<Field> = Vec::new();
+        let mut fields: Vec<Field<'a>> = Vec::new();
         let mut pos = start;
         let mut first = true;
         while pos < end {
@@ -437,7 +438,7 @@ impl Walker<'_> {
     }
 
     /// The unfolded value of a field: its bytes and their raw offsets.
-    fn unfold(&self, field: &Field) -> (Vec<u8>, OffsetMap) {
+    fn unfold(&self, field: &Field<'_>) -> (Vec<u8>, OffsetMap) {
         let (s, e) = field.value;
         let v = self.raw.get(s..e).unwrap_or(&[]);
         let mut b = MapBuilder::default();
@@ -483,7 +484,7 @@ impl Walker<'_> {
         (bytes, b.finish(s))
     }
 
-    fn header_info(&mut self, fields: &[Field], path: &str) -> Info {
+    fn header_info(&mut self, fields: &[Field<'_>], path: &str) -> Info {
         let mut info = Info::default();
         const SLOTS: [&str; 6] = [
             "content-type",
@@ -568,7 +569,7 @@ impl Walker<'_> {
 
     fn header_piece(
         &mut self,
-        f: &Field,
+        f: &Field<'_>,
         path: &str,
         base: &Option<String>,
         ct: &str,
@@ -591,7 +592,7 @@ impl Walker<'_> {
         }
         let map = map.then(text.len(), &unfold_map);
         self.parsed.pieces.push(Piece {
-            source: Source::Header(f.name.clone()),
+            source: Source::Header(f.name.to_string()),
             part: path.to_string(),
             decoded,
             text,
@@ -805,7 +806,7 @@ impl Walker<'_> {
 }
 
 /// The field name of a header line and the index of its colon.
-fn field_name(line: &[u8]) -> Option<(String, usize)> {
+fn field_name(line: &[u8]) -> Option<(&str, usize)> {
     let colon = memchr::memchr(b':', line)?;
     let name = line.get(..colon)?;
     let trimmed_len = name
@@ -816,7 +817,8 @@ fn field_name(line: &[u8]) -> Option<(String, usize)> {
     if name.is_empty() || !name.iter().all(|&c| (33..=126).contains(&c)) {
         return None;
     }
-    Some((String::from_utf8_lossy(name).into_owned(), colon))
+    // Printable ASCII: UTF-8 as it is.
+    Some((std::str::from_utf8(name).ok()?, colon))
 }
 
 fn is_media_type(s: &str) -> bool {
