@@ -221,26 +221,64 @@ fn find_separator(buf: &[u8], from: usize) -> Option<usize> {
 fn unquote_from(msg: &[u8]) -> (Vec<u8>, Vec<usize>) {
     let mut out = Vec::with_capacity(msg.len());
     let mut removed = Vec::new();
-    let mut line_start = 0;
-    while line_start < msg.len() {
-        let line_end = memchr::memchr(b'\n', &msg[line_start..])
-            .map_or(msg.len(), |p| line_start + p + 1);
-        let line = &msg[line_start..line_end];
-        let quotes = line.iter().take_while(|&&b| b == b'>').count();
-        if quotes > 0 && line[quotes..].starts_with(b"From ") {
-            removed.push(out.len());
-            out.extend_from_slice(&line[1..]);
-        } else {
-            out.extend_from_slice(line);
+    let mut copied = 0;
+    // Quoted lines are rare: find `>From ` and copy what lies between.
+    for pos in memchr::memmem::find_iter(msg, b">From ") {
+        let mut line = pos;
+        while line > 0 && msg[line - 1] == b'>' {
+            line -= 1;
         }
-        line_start = line_end;
+        if line > 0 && msg[line - 1] != b'\n' {
+            continue; // `>From ` inside a line
+        }
+        out.extend_from_slice(&msg[copied..line]);
+        removed.push(out.len());
+        copied = line + 1; // the line's first `>` is dropped
     }
+    out.extend_from_slice(&msg[copied..]);
     (out, removed)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The line-by-line definition, to check `unquote_from` against.
+    fn unquote_by_lines(msg: &[u8]) -> (Vec<u8>, Vec<usize>) {
+        let (mut out, mut removed) = (Vec::new(), Vec::new());
+        for line in msg.split_inclusive(|&b| b == b'\n') {
+            let quotes = line.iter().take_while(|&&b| b == b'>').count();
+            if quotes > 0 && line[quotes..].starts_with(b"From ") {
+                removed.push(out.len());
+                out.extend_from_slice(&line[1..]);
+            } else {
+                out.extend_from_slice(line);
+            }
+        }
+        (out, removed)
+    }
+
+    #[test]
+    fn unquote_from_agrees_with_lines() {
+        let pieces: [&[u8]; 6] =
+            [b">", b"From ", b"\n", b"x", b">From ", b" "];
+        // Every sequence of up to 6 pieces (6^6 = 46,656 texts).
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..6 {
+            let mut next = Vec::new();
+            for t in &texts {
+                for p in pieces {
+                    let mut u = t.clone();
+                    u.extend_from_slice(p);
+                    next.push(u);
+                }
+            }
+            for t in &next {
+                assert_eq!(unquote_from(t), unquote_by_lines(t), "{t:?}");
+            }
+            texts = next;
+        }
+    }
 
     fn all(input: &[u8], framing: Framing, max: usize) -> Vec<Message> {
         let mut m = Messages::new(input, framing, max);
