@@ -72,6 +72,8 @@ pub(crate) struct Rules {
     /// Abbreviated URIs (`www.`, `ftp.`) and e-mail addresses to find
     /// too ([`crate::abbrev`]).
     pub abbrev: abbrev::Opts,
+    /// How triggers are searched for ([`crate::scan`]).
+    pub method: crate::scan::Method,
 }
 
 /// Delimit the candidate whose trigger is the `:` at `colon`, if any.

@@ -139,6 +139,7 @@ pub mod stages {
             max_len: 2048,
             opaque: None,
             abbrev: crate::abbrev::Opts { www: false, emails: false },
+            method: crate::scan::Method::Adaptive,
         };
         let method = match endings {
             None => Method::Adaptive,
@@ -164,6 +165,7 @@ pub mod stages {
             max_len,
             opaque: None,
             abbrev: crate::abbrev::Opts { www: false, emails: false },
+            method: crate::scan::Method::Adaptive,
         };
         crate::scan::scan(hay, 0, hay.len(), &rules, |c| {
             n += usize::from(!c.too_long);

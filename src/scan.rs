@@ -108,7 +108,7 @@ impl Costs {
 }
 
 /// How the colons of the next block are found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum Method {
     /// Every `:` (`memchr`), then the early reject.
     Colons,
@@ -117,6 +117,7 @@ pub(crate) enum Method {
     Endings,
     /// Whichever of the two was faster when last measured ([`Costs`]);
     /// the default.
+    #[default]
     Adaptive,
 }
 
@@ -137,27 +138,7 @@ pub(crate) fn scan(
     rules: &Rules,
     found: impl FnMut(Candidate),
 ) {
-    scan_with(
-        hay,
-        from,
-        to,
-        rules,
-        forced().unwrap_or(Method::Adaptive),
-        found,
-    );
-}
-
-/// The method named by the environment variable `URLX_SCAN` (`colons` or
-/// `endings`), read once: for profiling, where the adaptive choice
-/// depends on timings (under callgrind, on the emulation's), so that
-/// instruction counts can be compared between builds.
-fn forced() -> Option<Method> {
-    static FORCED: OnceLock<Option<Method>> = OnceLock::new();
-    *FORCED.get_or_init(|| match std::env::var("URLX_SCAN").as_deref() {
-        Ok("colons") => Some(Method::Colons),
-        Ok("endings") => Some(Method::Endings),
-        _ => None,
-    })
+    scan_with(hay, from, to, rules, rules.method, found);
 }
 
 /// [`scan`] with the method given (tests compare them).

@@ -157,6 +157,12 @@ fn run(args: Args) -> anyhow::Result<u8> {
         .abbreviated(args.abbreviated)
         .emails(args.emails)
         .refang(args.refang);
+    // For profiling (README, How it works): fix the trigger search.
+    match std::env::var("URLX_SCAN").as_deref() {
+        Ok("colons") => builder.trigger_search(Some(false)),
+        Ok("endings") => builder.trigger_search(Some(true)),
+        _ => &mut builder,
+    };
     if !args.scheme.is_empty() {
         builder.schemes(&args.scheme);
         for name in urlx::data::registry::SchemeSet::new(&args.scheme).names()
