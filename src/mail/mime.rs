@@ -41,7 +41,8 @@ pub struct MimeOptions {
     pub attachments: bool,
     /// Leave out the header fields that cannot hold a URL with a scheme:
     /// ASCII without encoded words (nothing to decode) and without a
-    /// colon after a letter or before `/`, like `Date` or `Received`.
+    /// colon after a letter (or after a digit and before `/`), like
+    /// `Date` or `Received`.
     /// For a caller that looks for `scheme:` URLs only (not abbreviated
     /// forms, addresses or defanged URLs).
     pub skip_fields_without_scheme: bool,
@@ -61,16 +62,15 @@ impl Default for MimeOptions {
 
 /// Whether a raw header field value may hold a `scheme:` URL once
 /// unfolded and decoded: it has a byte to decode (8-bit, or `=?` of an
-/// RFC 2047 encoded word) or a colon that can end a scheme (after a
-/// letter, or before `/`). Unfolding keeps the whitespace after each
-/// line break, so it never puts a letter before a colon.
+/// RFC 2047 encoded word) or a colon that passes the scanner's early
+/// reject. Unfolding removes only line breaks that are followed by
+/// whitespace, so it changes neither byte around a colon that the
+/// reject looks at into a letter, digit or `/`.
 fn may_hold_scheme(raw: &[u8]) -> bool {
     !raw.is_ascii()
         || memchr::memmem::find(raw, b"=?").is_some()
-        || memchr::memchr_iter(b':', raw).any(|i| {
-            i > 0 && raw[i - 1].is_ascii_alphabetic()
-                || raw.get(i + 1) == Some(&b'/')
-        })
+        || memchr::memchr_iter(b':', raw)
+            .any(|i| crate::scan::plausible(raw, i))
 }
 
 /// Where a piece of text came from.
