@@ -134,18 +134,8 @@ pub mod stages {
         hay: &[u8],
         endings: Option<bool>,
     ) -> Vec<(usize, usize, usize, usize)> {
-        use crate::scan::Method;
-        let rules = crate::delimit::Rules {
-            max_len: 2048,
-            opaque: None,
-            abbrev: crate::abbrev::Opts { www: false, emails: false },
-            method: crate::scan::Method::Adaptive,
-        };
-        let method = match endings {
-            None => Method::Adaptive,
-            Some(false) => Method::Colons,
-            Some(true) => Method::Endings,
-        };
+        let rules = text_rules(2048);
+        let method = crate::scan::Method::fixed(endings);
         let mut v = Vec::new();
         crate::scan::scan_with(hay, 0, hay.len(), &rules, method, |c| {
             v.push((c.trigger, c.start, c.end, c.resume));
@@ -158,15 +148,20 @@ pub mod stages {
         crate::scan::endings().is_some()
     }
 
-    /// Stages 1 and 2: the candidates delimited in `hay` (no validation).
-    pub fn count_candidates(hay: &[u8], max_len: usize) -> usize {
-        let mut n = 0;
-        let rules = crate::delimit::Rules {
+    /// The default rules: schemes only, no abbreviated forms.
+    fn text_rules(max_len: usize) -> crate::delimit::Rules {
+        crate::delimit::Rules {
             max_len,
             opaque: None,
             abbrev: crate::abbrev::Opts { www: false, emails: false },
             method: crate::scan::Method::Adaptive,
-        };
+        }
+    }
+
+    /// Stages 1 and 2: the candidates delimited in `hay` (no validation).
+    pub fn count_candidates(hay: &[u8], max_len: usize) -> usize {
+        let mut n = 0;
+        let rules = text_rules(max_len);
         crate::scan::scan(hay, 0, hay.len(), &rules, |c| {
             n += usize::from(!c.too_long);
         });

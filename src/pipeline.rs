@@ -275,11 +275,7 @@ impl ExtractorBuilder {
             max_len: self.max_url_len,
             opaque: self.schemes.clone(),
             abbrev: self.abbrev,
-            method: match self.trigger_search {
-                Some(false) => Method::Colons,
-                Some(true) => Method::Endings,
-                None => Method::Adaptive,
-            },
+            method: Method::fixed(self.trigger_search),
         };
         Ok(Extractor { config: self.clone(), rules, pool: Arc::default() })
     }

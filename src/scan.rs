@@ -121,6 +121,18 @@ pub(crate) enum Method {
     Adaptive,
 }
 
+impl Method {
+    /// The method fixed by `endings` (`Some(true)`: scheme endings,
+    /// `Some(false)`: every colon), or the adaptive one for `None`.
+    pub(crate) fn fixed(endings: Option<bool>) -> Method {
+        match endings {
+            Some(true) => Method::Endings,
+            Some(false) => Method::Colons,
+            None => Method::Adaptive,
+        }
+    }
+}
+
 /// Find the candidates whose trigger lies in `hay[from..to]`, in order,
 /// and give each to `found`.
 ///
@@ -172,6 +184,7 @@ pub(crate) fn scan_with(
     while block < to {
         let end = block.saturating_add(BLOCK).min(to);
         let (method, timed) = COSTS.with(|c| c.pick(end - block == BLOCK));
+        let b = (hay, block, end);
         if timed {
             // What the caller does with a candidate (validation, in the
             // pipeline) is the same for both methods and varies from
@@ -183,12 +196,10 @@ pub(crate) fn scan_with(
                 found(c);
                 theirs += t.elapsed();
             };
-            let b = (hay, block, end);
             run_block(b, rules, method, finder, &mut pos, &mut timed_found);
             let ours = started.elapsed().saturating_sub(theirs);
             COSTS.with(|c| c.record(method, ours));
         } else {
-            let b = (hay, block, end);
             run_block(b, rules, method, finder, &mut pos, &mut found);
         }
         block = end;
