@@ -166,18 +166,18 @@ pub(crate) fn message_hits(
     };
     if msg.continuation {
         // The tail of a message too long to parse: plain text.
-        let prov = Provenance {
+        let warnings = vec![too_long(cfg)];
+        let prov = Arc::new(Provenance {
             message: msg.number,
-            warnings: vec![too_long(cfg)],
+            warnings: warnings.clone(),
             ..Provenance::default()
-        };
-        let mut shared = None;
+        });
         for (c, mut hit) in ex.find_in_buffer(&msg.raw, default_base) {
             place(&mut hit, c.start, c.end);
-            set_provenance(&mut hit, &prov, &mut shared);
+            set_provenance(&mut hit, &prov);
             out.push((c.start, hit));
         }
-        return (out.into_iter().map(|(_, h)| h).collect(), prov.warnings);
+        return (out.into_iter().map(|(_, h)| h).collect(), warnings);
     }
     let opts = mime::MimeOptions {
         attachments: cfg.attachments,
@@ -209,13 +209,13 @@ pub(crate) fn message_hits(
             },
             warnings: warnings.clone(),
         };
-        let mut shared = None;
         match piece.source {
             mime::Source::Header(_) | mime::Source::Text => {
                 if let mime::Source::Header(ref name) = piece.source {
                     prov.source = Source::Header;
                     prov.header = Some(name.clone());
                 }
+                let prov = Arc::new(prov);
                 for (c, mut hit) in
                     ex.find_in_buffer(piece.text.as_bytes(), base)
                 {
@@ -224,7 +224,7 @@ pub(crate) fn message_hits(
                         piece.map.raw_offset(c.end),
                     );
                     place(&mut hit, s, e);
-                    set_provenance(&mut hit, &prov, &mut shared);
+                    set_provenance(&mut hit, &prov);
                     out.push((s, hit));
                 }
             }
@@ -241,8 +241,10 @@ pub(crate) fn message_hits(
                     }
                 });
                 let base = html_base.as_deref().or(base);
-                prov.source = Source::HtmlAttr;
-                shared = None;
+                let attr = Arc::new(Provenance {
+                    source: Source::HtmlAttr,
+                    ..prov.clone()
+                });
                 for link in &doc.links {
                     if link.value.is_empty() {
                         continue;
@@ -256,18 +258,18 @@ pub(crate) fn message_hits(
                     let e =
                         piece.map.raw_offset(link.offset + link.value.len());
                     place(&mut hit, s, e);
-                    set_provenance(&mut hit, &prov, &mut shared);
+                    set_provenance(&mut hit, &attr);
                     out.push((s, hit));
                 }
                 prov.source = Source::HtmlText;
-                shared = None;
+                let prov = Arc::new(prov);
                 for (c, mut hit) in
                     ex.find_in_buffer(doc.text.as_bytes(), base)
                 {
                     let s = piece.map.raw_offset(doc.html_offset(c.start));
                     let e = piece.map.raw_offset(doc.html_offset(c.end));
                     place(&mut hit, s, e);
-                    set_provenance(&mut hit, &prov, &mut shared);
+                    set_provenance(&mut hit, &prov);
                     out.push((s, hit));
                 }
             }
@@ -284,16 +286,10 @@ fn too_long(cfg: &MailConfig) -> String {
     )
 }
 
-/// Give `hit` the provenance `prov`, shared through `shared` with the
-/// other hits that have the same (`shared` is emptied when `prov`
-/// changes).
-fn set_provenance(
-    hit: &mut Hit,
-    prov: &Provenance,
-    shared: &mut Option<Arc<Provenance>>,
-) {
-    let p = shared.get_or_insert_with(|| Arc::new(prov.clone()));
-    hit.rare.get_or_insert_with(Box::default).provenance = Some(p.clone());
+/// Give `hit` the provenance `prov`, shared with the other hits of its
+/// piece.
+fn set_provenance(hit: &mut Hit, prov: &Arc<Provenance>) {
+    hit.rare.get_or_insert_with(Box::default).provenance = Some(prov.clone());
 }
 
 #[cfg(test)]
