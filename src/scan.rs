@@ -292,6 +292,9 @@ pub(crate) fn endings() -> Option<&'static Searcher> {
             let mut pats: Vec<Vec<u8>> = vec![b"://".to_vec()];
             for name in OPAQUE_SCHEMES.iter().chain(&["url"]) {
                 let b = name.as_bytes();
+                // A scheme of one letter would have no two-letter
+                // ending: then there is no searcher, and every colon is
+                // tried.
                 let tail = b.get(b.len().checked_sub(2)?..)?;
                 for case in 0..4u8 {
                     let mut p = tail.to_ascii_lowercase();
