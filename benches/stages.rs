@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use urlx::Uri;
 use urlx::resolve::resolve;
+use urlx::stages::TriggerSearch;
 
 use criterion::{
     BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group,
@@ -244,22 +245,25 @@ fn stages(c: &mut Criterion) {
     group.bench_function("delimit", |b| {
         b.iter(|| urlx::stages::count_candidates(black_box(&text), 8192))
     });
-    // The two ways of finding triggers, on logs (a colon in every
-    // timestamp): every colon, or only scheme endings (Teddy); both
-    // must delimit the same 255 candidates (the `find/logs` hits).
+    // The ways of finding triggers, on logs (a colon in every
+    // timestamp): every colon, or only scheme endings (Teddy, on the
+    // last letter or the last two); all must delimit the same 255
+    // candidates (the `find/logs` hits).
     let logs = corpus("logs", Some("log"));
     group.throughput(Throughput::Bytes(logs.len() as u64));
-    for (name, endings) in
-        [("delimit_colons/logs", false), ("delimit_endings/logs", true)]
-    {
-        if endings && !urlx::stages::endings_available() {
+    for (name, search) in [
+        ("delimit_colons/logs", TriggerSearch::Colons),
+        ("delimit_letters/logs", TriggerSearch::Letters),
+        ("delimit_pairs/logs", TriggerSearch::Pairs),
+    ] {
+        if !urlx::stages::search_available(search) {
             continue;
         }
-        let spans = urlx::stages::candidate_spans(&logs, Some(endings));
+        let spans = urlx::stages::candidate_spans(&logs, Some(search));
         assert_eq!(spans.len(), 255, "{name}");
         group.bench_function(name, |b| {
             b.iter(|| {
-                urlx::stages::candidate_spans(black_box(&logs), Some(endings))
+                urlx::stages::candidate_spans(black_box(&logs), Some(search))
                     .len()
             })
         });

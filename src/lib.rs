@@ -126,16 +126,17 @@ pub mod stages {
         crate::validate::quick_check(s).is_some()
     }
 
+    pub use crate::scan::TriggerSearch;
+
     /// The candidates of `hay` as (trigger, start, end, resume), found
-    /// by every colon (`Some(false)`), by scheme endings only
-    /// (`Some(true)`) or adaptively (`None`, the default); the three
-    /// must agree (tests/props.rs).
+    /// with the trigger search fixed (`Some`) or adaptively (`None`, the
+    /// default); all must agree (tests/props.rs).
     pub fn candidate_spans(
         hay: &[u8],
-        endings: Option<bool>,
+        search: Option<TriggerSearch>,
     ) -> Vec<(usize, usize, usize, usize)> {
         let rules = text_rules(2048);
-        let method = crate::scan::Method::fixed(endings);
+        let method = crate::scan::Method::fixed(search);
         let mut v = Vec::new();
         crate::scan::scan_with(hay, 0, hay.len(), &rules, method, |c| {
             v.push((c.trigger, c.start, c.end, c.resume));
@@ -143,9 +144,14 @@ pub mod stages {
         v
     }
 
-    /// Whether the scheme-ending search is available on this CPU.
-    pub fn endings_available() -> bool {
-        crate::scan::endings().is_some()
+    /// Whether `search` has its own searcher on this CPU (otherwise it
+    /// tries every colon).
+    pub fn search_available(search: TriggerSearch) -> bool {
+        match search {
+            TriggerSearch::Colons => true,
+            TriggerSearch::Letters => crate::scan::letters().is_some(),
+            TriggerSearch::Pairs => crate::scan::pairs().is_some(),
+        }
     }
 
     /// The default rules: schemes only, no abbreviated forms.

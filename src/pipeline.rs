@@ -37,7 +37,7 @@ use crate::mail::mbox::{Framing, Message, Messages};
 use crate::mail::{self, Format, MailConfig};
 use crate::refang;
 use crate::resolve::{normalize_dots, resolve};
-use crate::scan::{Method, evaluate_any, next_trigger, scan};
+use crate::scan::{Method, TriggerSearch, evaluate_any, next_trigger, scan};
 use crate::stream::Segment;
 use crate::validate::schemes::{self, Severity};
 use crate::validate::{Quick, Uri, quick_check};
@@ -112,7 +112,7 @@ pub struct ExtractorBuilder {
     refang: bool,
     /// Fixed trigger search for profiling (`Some(true)`: scheme endings,
     /// `Some(false)`: every colon); `None` measures and chooses.
-    trigger_search: Option<bool>,
+    trigger_search: Option<TriggerSearch>,
 }
 
 impl Default for ExtractorBuilder {
@@ -168,15 +168,18 @@ impl ExtractorBuilder {
         self
     }
 
-    /// For profiling only: fix how triggers are searched for, every
-    /// colon (`Some(false)`) or scheme endings only (`Some(true)`),
-    /// instead of measuring both and using the faster (`None`, the
-    /// default). The hits are the same; under callgrind the measured
-    /// choice follows the emulator's timings, so instruction counts
-    /// only compare between builds with the method fixed.
+    /// For profiling only: fix how triggers are searched for (every
+    /// colon, or scheme endings only), instead of measuring the searches
+    /// and using the fastest (`None`, the default). The hits are the
+    /// same; under callgrind the measured choice follows the emulator's
+    /// timings, so instruction counts only compare between builds with
+    /// the search fixed.
     #[doc(hidden)]
-    pub fn trigger_search(&mut self, endings: Option<bool>) -> &mut Self {
-        self.trigger_search = endings;
+    pub fn trigger_search(
+        &mut self,
+        search: Option<TriggerSearch>,
+    ) -> &mut Self {
+        self.trigger_search = search;
         self
     }
 

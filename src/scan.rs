@@ -21,32 +21,43 @@ const BLOCK: usize = 32 << 10;
 /// Blocks (per thread) between the starts of two measurements.
 const PERIOD: u32 = 256;
 
-/// Blocks measured at the start of each period, alternately with each
-/// method in the order colons, endings, endings, colons, colons, ...
-/// (neighbouring blocks are alike, so the sums compare the methods, not
-/// the text).
-const PROBES: u32 = 8;
+/// Blocks measured at the start of each period, four with each method,
+/// in the order of [`PROBE_ORDER`] (neighbouring blocks are alike, so
+/// the sums compare the methods, not the text).
+const PROBES: u32 = 12;
+
+/// The method of each measured block: each method as often early as
+/// late in the measurement.
+const PROBE_ORDER: [Method; PROBES as usize] = {
+    use Method::{Colons as C, Letters as L, Pairs as P};
+    [C, L, P, P, L, C, C, L, P, P, L, C]
+};
+
+/// The methods measured, in the order of [`Costs::ns`].
+const MEASURED: [Method; 3] = [Method::Colons, Method::Letters, Method::Pairs];
 
 /// Which method this thread uses, and its measurement in progress.
 ///
-/// Which method is faster depends on the input (how many colons, how
+/// Which method is fastest depends on the input (how many colons, how
 /// many of them after letters, how often the Teddy fingerprints collide)
 /// and on the CPU, so it is measured, not predicted: on 32 MiB of each
-/// of the loghub logs the endings ran 1.3 to 3.4 times as fast as the
-/// colons on 13 of 16, and 0.4 to 0.85 times as fast on the other three,
-/// on prose and on URL lists. Both find the same candidates, so the
-/// choice changes only the speed. Each thread measures on its own
-/// blocks, every `PERIOD` blocks (8 MiB), so that a change in the input
-/// is followed, and leaves out the time spent on the candidates found
-/// (the caller's validation), which both methods share and which
-/// varies more from block to block than the methods differ.
+/// of the loghub logs the scheme endings ran 1.3 to 3.4 times as fast as
+/// the colons on 13 of 16, and 0.4 to 0.85 times as fast on the other
+/// three, on prose and on URL lists; of the two ending searches, each
+/// is the faster on some logs ([`letters`]). All three find the same
+/// candidates, so the choice changes only the speed. Each thread
+/// measures on its own blocks, every `PERIOD` blocks (8 MiB), so that a
+/// change in the input is followed, and leaves out the time spent on
+/// the candidates found (the caller's validation), which all methods
+/// share and which varies more from block to block than the methods
+/// differ.
 struct Costs {
-    /// Nanoseconds spent by each method in this period's measurement:
-    /// the sum and the largest.
-    ns: Cell<[(u64, u64); 2]>,
+    /// Nanoseconds spent by each of [`MEASURED`] in this period's
+    /// measurement: the sum and the largest.
+    ns: Cell<[(u64, u64); 3]>,
     /// Whole blocks scanned by this thread.
     blocks: Cell<u32>,
-    /// The faster method at the last measurement.
+    /// The fastest method at the last measurement.
     choice: Cell<Method>,
 }
 
@@ -60,7 +71,7 @@ fn phase(n: u32) -> u32 {
 thread_local! {
     static COSTS: Costs = const {
         Costs {
-            ns: Cell::new([(0, 0); 2]),
+            ns: Cell::new([(0, 0); 3]),
             blocks: Cell::new(0),
             choice: Cell::new(Method::Colons),
         }
@@ -77,8 +88,7 @@ impl Costs {
             self.blocks.set(self.blocks.get().wrapping_add(u32::from(whole)));
             return (self.choice.get(), false);
         }
-        let endings = ((phase ^ (phase >> 1)) & 1) == 1;
-        (if endings { Method::Endings } else { Method::Colons }, true)
+        (PROBE_ORDER[phase as usize], true)
     }
 
     /// Record what a block picked for measurement took, and at the end
@@ -86,7 +96,8 @@ impl Costs {
     fn record(&self, method: Method, took: Duration) {
         let ns = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
         let mut sums = self.ns.get();
-        let (sum, max) = &mut sums[usize::from(method == Method::Endings)];
+        let i = MEASURED.iter().position(|&m| m == method).unwrap_or(0);
+        let (sum, max) = &mut sums[i];
         *sum = sum.saturating_add(ns);
         *max = ns.max(*max);
         let n = self.blocks.get().wrapping_add(1);
@@ -95,13 +106,10 @@ impl Costs {
             // The slowest block of each is left out: a thread preempted
             // or a page fault in the middle of a block says nothing of
             // the method.
-            let [colons, endings] = sums.map(|(sum, max)| sum - max);
-            self.choice.set(if endings < colons {
-                Method::Endings
-            } else {
-                Method::Colons
-            });
-            sums = [(0, 0); 2];
+            let costs = sums.map(|(sum, max)| sum - max);
+            let best = (0..MEASURED.len()).min_by_key(|&i| costs[i]);
+            self.choice.set(MEASURED[best.unwrap_or(0)]);
+            sums = [(0, 0); 3];
         }
         self.ns.set(sums);
     }
@@ -112,22 +120,38 @@ impl Costs {
 pub(crate) enum Method {
     /// Every `:` (`memchr`), then the early reject.
     Colons,
+    /// Only `://` and the last letter of a scheme recognised without
+    /// `//` followed by `:` ([`letters`]).
+    Letters,
     /// Only `://` and the last two letters of a scheme recognised
-    /// without `//` followed by `:` ([`endings`]).
-    Endings,
-    /// Whichever of the two was faster when last measured ([`Costs`]);
-    /// the default.
+    /// without `//` followed by `:` ([`pairs`]).
+    Pairs,
+    /// Whichever of the three was fastest when last measured
+    /// ([`Costs`]); the default.
     #[default]
     Adaptive,
 }
 
+/// A trigger search fixed for profiling and tests, instead of the
+/// adaptive choice (see `ExtractorBuilder::trigger_search`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TriggerSearch {
+    /// Every colon.
+    Colons,
+    /// `://` and the last letter of each scheme used without `//`.
+    Letters,
+    /// `://` and the last two letters of each scheme used without `//`.
+    Pairs,
+}
+
 impl Method {
-    /// The method fixed by `endings` (`Some(true)`: scheme endings,
-    /// `Some(false)`: every colon), or the adaptive one for `None`.
-    pub(crate) fn fixed(endings: Option<bool>) -> Method {
-        match endings {
-            Some(true) => Method::Endings,
-            Some(false) => Method::Colons,
+    /// The method fixed by `search`, or the adaptive one for `None`.
+    pub(crate) fn fixed(search: Option<TriggerSearch>) -> Method {
+        match search {
+            Some(TriggerSearch::Colons) => Method::Colons,
+            Some(TriggerSearch::Letters) => Method::Letters,
+            Some(TriggerSearch::Pairs) => Method::Pairs,
             None => Method::Adaptive,
         }
     }
@@ -168,16 +192,23 @@ pub(crate) fn scan_with(
     let mut pos = from;
     // Endings stand for colons only while the only schemes recognised
     // without `//` are the built-in ones.
-    let finder = match rules.opaque {
-        None => endings(),
-        Some(_) => None,
+    let finders = match rules.opaque {
+        None => (letters(), pairs()),
+        Some(_) => (None, None),
     };
-    let Some(finder) = finder.filter(|_| method != Method::Colons) else {
-        colons(hay, from, to, rules, &mut pos, &mut found);
+    if method != Method::Adaptive {
+        run_block(
+            (hay, from, to),
+            rules,
+            method,
+            finders,
+            &mut pos,
+            &mut found,
+        );
         return;
-    };
-    if method == Method::Endings {
-        by_endings(hay, from, to, rules, finder, &mut pos, &mut found);
+    }
+    if finders.0.is_none() && finders.1.is_none() {
+        colons(hay, from, to, rules, &mut pos, &mut found);
         return;
     }
     let mut block = from;
@@ -187,7 +218,7 @@ pub(crate) fn scan_with(
         let b = (hay, block, end);
         if timed {
             // What the caller does with a candidate (validation, in the
-            // pipeline) is the same for both methods and varies from
+            // pipeline) is the same for every method and varies from
             // block to block with the number of URLs: it is left out.
             let mut theirs = Duration::ZERO;
             let started = Instant::now();
@@ -196,31 +227,39 @@ pub(crate) fn scan_with(
                 found(c);
                 theirs += t.elapsed();
             };
-            run_block(b, rules, method, finder, &mut pos, &mut timed_found);
+            run_block(b, rules, method, finders, &mut pos, &mut timed_found);
             let ours = started.elapsed().saturating_sub(theirs);
             COSTS.with(|c| c.record(method, ours));
         } else {
-            run_block(b, rules, method, finder, &mut pos, &mut found);
+            run_block(b, rules, method, finders, &mut pos, &mut found);
         }
         block = end;
     }
 }
 
-/// Scan `hay[from..to]` with `method`.
+/// Scan `hay[from..to]` with `method` ([`letters`], [`pairs`]), or
+/// every colon where its searcher is missing.
 fn run_block(
     (hay, from, to): (&[u8], usize, usize),
     rules: &Rules,
     method: Method,
-    finder: &Searcher,
+    (letters, pairs): Finders,
     pos: &mut usize,
     found: &mut impl FnMut(Candidate),
 ) {
-    if method == Method::Endings {
-        by_endings(hay, from, to, rules, finder, pos, found);
-    } else {
-        colons(hay, from, to, rules, pos, found);
+    let finder = match method {
+        Method::Letters => letters,
+        Method::Pairs => pairs,
+        Method::Colons | Method::Adaptive => None,
+    };
+    match finder {
+        Some(f) => by_endings(hay, from, to, rules, f, pos, found),
+        None => colons(hay, from, to, rules, pos, found),
     }
 }
+
+/// The two scheme-ending searchers, where available.
+type Finders = (Option<&'static Searcher>, Option<&'static Searcher>);
 
 /// Give `found` the candidates of every `:` in `hay[from..to]` at or
 /// after `*pos`.
@@ -245,10 +284,10 @@ fn colons(
     }
 }
 
-/// The same as [`colons`], but only for the colons that [`endings`]
-/// finds: every colon that `delimit` can accept with the built-in
+/// The same as [`colons`], but only for the colons that `finder`
+/// ([`letters`] or [`pairs`]) finds: every colon that `delimit` can accept with the built-in
 /// schemes (after `//`-less schemes, only [`OPAQUE_SCHEMES`], `URL:` and
-/// `data:,` are recognised; all of them end in two letters).
+/// `data:,` are recognised; all of them end in a letter).
 fn by_endings(
     hay: &[u8],
     from: usize,
@@ -264,7 +303,8 @@ fn by_endings(
     let hi = to.saturating_add(2).min(hay.len());
     for m in finder.find_iter(&hay[lo..hi]) {
         let start = lo + m.start();
-        let colon = if hay[start] == b':' { start } else { start + 2 };
+        // `://` starts at its colon, the other patterns end at theirs.
+        let colon = if hay[start] == b':' { start } else { lo + m.end() - 1 };
         if colon >= to {
             break;
         }
@@ -278,45 +318,65 @@ fn by_endings(
     }
 }
 
+/// The multi-pattern (Teddy) searcher for `://` and for the last letter
+/// of each of [`OPAQUE_SCHEMES`] and `URL`, in both cases, followed by
+/// `:`: 19 patterns. `None` where the CPU has no SIMD for it.
+///
+/// 19 patterns fit slim Teddy (at most 32), which takes twice as many
+/// bytes a step as the fat Teddy that the 57 patterns of [`pairs`] need,
+/// but `x:` matches more often than `xy:`. Whole process, one thread,
+/// 64 MiB of each loghub log, medians of 10, each search fixed: this one
+/// took 0.67 to 0.93 of the time of [`pairs`] on 14 of the 16 logs, and
+/// 1.20 on OpenSSH (`sshd:` on every line) and 1.00 on HealthApp; so
+/// both are kept and measured.
+///
+/// Matches never hide one another's colon: a match of `x:` ends at its
+/// colon, and one of `://` starts at it.
+pub(crate) fn letters() -> Option<&'static Searcher> {
+    static FINDER: OnceLock<Option<Searcher>> = OnceLock::new();
+    FINDER.get_or_init(|| ending_searcher(1)).as_ref()
+}
+
 /// The multi-pattern (Teddy) searcher for `://` and for the last two
 /// letters of each of [`OPAQUE_SCHEMES`] and `URL`, in all four cases,
-/// followed by `:`; `None` where the CPU has no SIMD for it or the
-/// patterns are too many.
+/// followed by `:`: 57 patterns. `None` where the CPU has no SIMD for
+/// it (fat Teddy needs AVX2).
 ///
 /// Matches never hide one another's colon: a match of `xy:` overlaps a
 /// later one only at its colon, where only `://` can start.
-pub(crate) fn endings() -> Option<&'static Searcher> {
+pub(crate) fn pairs() -> Option<&'static Searcher> {
     static FINDER: OnceLock<Option<Searcher>> = OnceLock::new();
-    FINDER
-        .get_or_init(|| {
-            let mut pats: Vec<Vec<u8>> = vec![b"://".to_vec()];
-            for name in OPAQUE_SCHEMES.iter().chain(&["url"]) {
-                let b = name.as_bytes();
-                // A scheme of one letter would have no two-letter
-                // ending: then there is no searcher, and every colon is
-                // tried.
-                let tail = b.get(b.len().checked_sub(2)?..)?;
-                for case in 0..4u8 {
-                    let mut p = tail.to_ascii_lowercase();
-                    if case & 1 != 0 {
-                        p[0].make_ascii_uppercase();
-                    }
-                    if case & 2 != 0 {
-                        p[1].make_ascii_uppercase();
-                    }
-                    p.push(b':');
-                    if !pats.contains(&p) {
-                        pats.push(p);
-                    }
+    FINDER.get_or_init(|| ending_searcher(2)).as_ref()
+}
+
+/// A searcher for `://` and the last `n` letters of each scheme used
+/// without `//`, in every case, followed by `:`. A scheme shorter than
+/// `n` would have no such ending: then there is none, and every colon
+/// is tried.
+fn ending_searcher(n: usize) -> Option<Searcher> {
+    let mut pats: Vec<Vec<u8>> = vec![b"://".to_vec()];
+    for name in OPAQUE_SCHEMES.iter().chain(&["url"]) {
+        let b = name.as_bytes();
+        let tail = b.get(b.len().checked_sub(n)?..)?.to_ascii_lowercase();
+        // Each subset of the letters upper-cased.
+        for case in 0..1u32 << n {
+            let mut p = tail.clone();
+            for (i, c) in p.iter_mut().enumerate() {
+                if case >> i & 1 != 0 {
+                    c.make_ascii_uppercase();
                 }
             }
-            packed::Config::new()
-                .match_kind(packed::MatchKind::LeftmostFirst)
-                .builder()
-                .extend(&pats)
-                .build()
-        })
-        .as_ref()
+            p.push(b':');
+            if !pats.contains(&p) {
+                pats.push(p);
+            }
+        }
+    }
+    packed::Config::new()
+        .match_kind(packed::MatchKind::LeftmostFirst)
+        .builder()
+        .extend(&pats)
+        .build()
 }
 
 /// [`scan`] with abbreviated URIs and e-mail addresses: the triggers

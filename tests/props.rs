@@ -7,6 +7,7 @@
 
 use proptest::prelude::*;
 use urlx::resolve::{normalize_dots, remove_dot_segments, resolve};
+use urlx::stages::{TriggerSearch, candidate_spans, search_available};
 use urlx::validate::{Component, ErrorKind, Uri};
 
 const BASES: &[&str] = &[
@@ -389,19 +390,25 @@ proptest! {
         ..ProptestConfig::default()
     })]
 
-    /// Searching only for scheme endings (`://`, `xy:` of the opaque
-    /// schemes and `URL`) finds exactly the candidates that trying
-    /// every colon finds, and so does the adaptive mix of the two.
+    /// Searching only for scheme endings (`://`, and the last letter or
+    /// the last two letters of each opaque scheme and `URL`, then `:`)
+    /// finds exactly the candidates that trying every colon finds, and
+    /// so does the adaptive mix of the three.
     #[test]
     fn scheme_endings_find_what_colons_find(text in scan_text()) {
-        prop_assume!(urlx::stages::endings_available());
         let hay = text.as_bytes();
-        let colons = urlx::stages::candidate_spans(hay, Some(false));
-        prop_assert_eq!(
-            &urlx::stages::candidate_spans(hay, Some(true)),
-            &colons
-        );
-        prop_assert_eq!(&urlx::stages::candidate_spans(hay, None), &colons);
+        let colons = candidate_spans(hay, Some(TriggerSearch::Colons));
+        for search in [TriggerSearch::Letters, TriggerSearch::Pairs] {
+            if search_available(search) {
+                prop_assert_eq!(
+                    &candidate_spans(hay, Some(search)),
+                    &colons,
+                    "{:?}",
+                    search
+                );
+            }
+        }
+        prop_assert_eq!(&candidate_spans(hay, None), &colons);
     }
 }
 
@@ -424,10 +431,11 @@ fn adaptive_scan_agrees_on_mixed_input() {
         }
     }
     let hay = text.as_bytes();
-    let colons = urlx::stages::candidate_spans(hay, Some(false));
+    let colons = candidate_spans(hay, Some(TriggerSearch::Colons));
     assert!(colons.len() > 10_000, "{}", colons.len());
-    assert_eq!(urlx::stages::candidate_spans(hay, None), colons);
-    if urlx::stages::endings_available() {
-        assert_eq!(urlx::stages::candidate_spans(hay, Some(true)), colons);
+    assert_eq!(candidate_spans(hay, None), colons);
+    // Where a search has no SIMD searcher it tries every colon.
+    for search in [TriggerSearch::Letters, TriggerSearch::Pairs] {
+        assert_eq!(candidate_spans(hay, Some(search)), colons, "{search:?}");
     }
 }

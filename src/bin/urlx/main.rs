@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use urlx::print::{Format, PrintOptions, Printer, escape_for_terminal};
+use urlx::stages::TriggerSearch;
 use urlx::{Extractor, Hit, InputInfo, Sink};
 
 use crate::args::{Args, ResolveArgs};
@@ -158,11 +159,13 @@ fn run(args: Args) -> anyhow::Result<u8> {
         .emails(args.emails)
         .refang(args.refang);
     // For profiling (README, How it works): fix the trigger search.
-    match std::env::var("URLX_SCAN").as_deref() {
-        Ok("colons") => builder.trigger_search(Some(false)),
-        Ok("endings") => builder.trigger_search(Some(true)),
-        _ => &mut builder,
+    let search = match std::env::var("URLX_SCAN").as_deref() {
+        Ok("colons") => Some(TriggerSearch::Colons),
+        Ok("letters") => Some(TriggerSearch::Letters),
+        Ok("pairs") => Some(TriggerSearch::Pairs),
+        _ => None,
     };
+    builder.trigger_search(search);
     if !args.scheme.is_empty() {
         builder.schemes(&args.scheme);
         for name in urlx::data::registry::SchemeSet::new(&args.scheme).names()
