@@ -310,9 +310,8 @@ struct Pool {
 }
 
 /// At most this many buffers of each kind wait in the pool (as many as
-/// chunks can be in flight: three batches, [`IN_FLIGHT`] scanned and
-/// one merged, of 4 MiB in 512 KiB chunks).
-const POOL_MAX: usize = (IN_FLIGHT + 1) * (DEFAULT_BATCH / DEFAULT_CHUNK);
+/// chunks can be in flight: two batches of 4 MiB in 512 KiB chunks).
+const POOL_MAX: usize = 16;
 
 impl Pool {
     fn take(&self) -> (Vec<Scanned>, String) {
