@@ -48,32 +48,23 @@ pub const DEFAULT_MAX_URL_LEN: usize = 8192;
 pub(crate) const DEFAULT_CHUNK: usize = 512 << 10;
 pub(crate) const DEFAULT_BATCH: usize = 4 << 20;
 
-/// Hits a batch should hold at most. Three batches of hits are in
-/// memory at once (one merged, two scanned), at about 100 to 400 bytes a
-/// hit (more for a URL wrapped across lines); 4 MiB of URL lists hold up
-/// to 100,000, which took peak RSS past 64 MiB, so batches of dense
-/// input are made smaller.
-const BATCH_HITS: u64 = 16 << 10;
-
-/// Batches being scanned at once while the one before them is merged.
-/// With one, a pool thread done with its share of the batch idled until
-/// the batch's slowest chunk was done; on URL-dense input (batches of a
-/// chunk or two) `-j2` kept 1.67 cores busy, with two 1.78 (256 MiB of
-/// dense URLs: 1.73 s against 1.45 s, medians of 10).
-const IN_FLIGHT: usize = 2;
+/// Hits a batch should hold at most. Two batches of hits are in memory
+/// at once (one merged, one scanned), at about 100 to 400 bytes a hit
+/// (more for a URL wrapped across lines); 4 MiB of URL lists hold up to
+/// 100,000, which took peak RSS past 64 MiB, so batches of dense input
+/// are made smaller.
+const BATCH_HITS: u64 = 32 << 10;
 
 /// The size of the next batch, from the hits found in one read with
 /// `read_with` bytes: small enough to hold about [`BATCH_HITS`], never
-/// below one chunk nor above the configured size. (With
-/// [`IN_FLIGHT`] batches scanned at once, one chunk each keeps two
-/// threads busy.)
+/// below two chunks (both threads busy) nor above the configured size.
 fn next_batch_size(
     cfg: &ExtractorBuilder,
     read_with: usize,
     hits: u64,
 ) -> usize {
     let max = cfg.batch_size;
-    let min = cfg.chunk_size.min(max);
+    let min = (2 * cfg.chunk_size).min(max);
     if hits <= BATCH_HITS {
         return read_with.saturating_mul(2).clamp(min, max);
     }
@@ -696,67 +687,53 @@ impl Extractor {
             }
             return Ok(state.summary);
         }
-        // Several threads: while the pool scans two batches, this thread
-        // merges and prints the one before them and reads the next. Two
-        // batches in flight, each with its own scanning thread, so that
-        // a pool thread done with its part of one batch takes up the
-        // next instead of idling at the batch's end; batches go to the
-        // two threads in turn and are merged in the same turn.
-        // Scanning threads live for the whole search, fed through
-        // channels (a thread a batch cost 64 thread starts per 256 MiB).
+        // Several threads: while the pool scans one batch, this thread
+        // merges and prints the previous one and reads the next.
+        // One scanning thread for the whole search, fed through channels
+        // (a thread a batch cost 64 thread starts per 256 MiB).
         std::thread::scope(|scope| {
-            let mut lanes = Vec::with_capacity(IN_FLIGHT);
-            for _ in 0..IN_FLIGHT {
-                let (to_scan, jobs) =
-                    std::sync::mpsc::sync_channel::<Vec<Item>>(1);
-                let (to_merge, scanned) =
-                    std::sync::mpsc::sync_channel::<ScannedBatch>(1);
-                scope.spawn(move || {
-                    for b in jobs {
-                        if to_merge.send(self.scan_batch(b)).is_err() {
-                            break;
-                        }
-                    }
-                });
-                lanes.push((to_scan, scanned));
-            }
-            // The lane and read size of each batch in flight, oldest
-            // first, and the size for the next one.
-            let mut flight = std::collections::VecDeque::new();
-            // Start small and grow: nothing is known yet of how dense the
-            // hits are, and two batches are read before the first merge.
-            let mut size = next_batch_size(cfg, 0, 0);
-            let mut lane = 0;
-            let mut done: Option<(ScannedBatch, usize)> = None;
-            loop {
-                // Read ahead first: the pool scans while this merges.
-                while flight.len() < IN_FLIGHT {
-                    let batch = feeder.batch(size);
-                    if batch.is_empty() {
+            let (to_scan, jobs) =
+                std::sync::mpsc::sync_channel::<Vec<Item>>(1);
+            let (to_merge, scanned) =
+                std::sync::mpsc::sync_channel::<ScannedBatch>(1);
+            scope.spawn(move || {
+                for b in jobs {
+                    if to_merge.send(self.scan_batch(b)).is_err() {
                         break;
                     }
-                    if lanes[lane].0.send(batch).is_err() {
-                        break; // the scanning thread panicked: the scope says so
-                    }
-                    flight.push_back((lane, size));
-                    lane = (lane + 1) % IN_FLIGHT;
                 }
-                if let Some((d, read_with)) = done.take() {
+            });
+            // The size each batch in flight was read with (oldest first),
+            // and the size for the next one.
+            let mut sizes = std::collections::VecDeque::from([cfg.batch_size]);
+            let mut size = cfg.batch_size;
+            let mut batch = feeder.batch(size);
+            let mut done: Option<ScannedBatch> = None;
+            while !batch.is_empty() || done.is_some() {
+                let scanning = !batch.is_empty();
+                if scanning
+                    && to_scan.send(std::mem::take(&mut batch)).is_err()
+                {
+                    break; // the scanning thread panicked: the scope says so
+                }
+                if let Some(d) = done.take() {
                     // On a stop or an error the scope still joins the
-                    // scanning threads before returning.
+                    // scanning thread before returning.
                     let before = state.summary.hits;
                     if !self.merge_batch(d, &mut feeder, &mut state, sink)? {
                         return Ok(state.summary);
                     }
+                    let read_with = sizes.pop_front().unwrap_or(size);
                     let hits = state.summary.hits - before;
                     size = next_batch_size(cfg, read_with, hits);
                 }
-                let Some((oldest, read_with)) = flight.pop_front() else {
-                    break;
-                };
-                match lanes[oldest].1.recv() {
-                    Ok(d) => done = Some((d, read_with)),
-                    Err(_) => break, // it panicked: the scope says so
+                if scanning {
+                    sizes.push_back(size);
+                    batch = feeder.batch(size);
+                    match scanned.recv() {
+                        Ok(d) => done = Some(d),
+                        Err(_) => break, // it panicked: the scope says so
+                    }
                 }
             }
             Ok(state.summary)
