@@ -325,10 +325,11 @@ fn by_endings(
 /// 19 patterns fit slim Teddy (at most 32), which takes twice as many
 /// bytes a step as the fat Teddy that the 57 patterns of [`pairs`] need,
 /// but `x:` matches more often than `xy:`. Whole process, one thread,
-/// 64 MiB of each loghub log, medians of 10, each search fixed: this one
-/// took 0.67 to 0.93 of the time of [`pairs`] on 14 of the 16 logs, and
-/// 1.20 on OpenSSH (`sshd:` on every line) and 1.00 on HealthApp; so
-/// both are kept and measured.
+/// 64 MiB of each loghub log, each search fixed, medians of 11 runs
+/// interleaved with those of [`pairs`] (`benches/ab.py`): this one took
+/// 0.69 to 0.93 of the time of [`pairs`] on 14 of the 16 logs, 1.07 on
+/// HealthApp and 1.18 on OpenSSH (`sshd:` on every line); so both are
+/// kept and measured.
 ///
 /// Matches never hide one another's colon: a match of `x:` ends at its
 /// colon, and one of `://` starts at it.
