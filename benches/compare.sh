@@ -30,6 +30,8 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=benches/interleave.sh
+. "$ROOT/benches/interleave.sh"
 BENCH_DIR=${BENCH_DIR:-/tmp/urlx-bench}
 BENCH_SIZE_MB=${BENCH_SIZE_MB:-256}
 BENCH_RUNS=${BENCH_RUNS:-5}
@@ -219,7 +221,8 @@ echo "- $("$URLX" --version), $(rg --version | head -1)," \
     sed -n 's/version = "\(.*\)"/\1/p')"
 echo "- rg regex: \`$RG_REGEX\`"
 echo "- median of $BENCH_RUNS runs after 1 warmup (hyperfine, output to a" \
-    "pipe); MB/s = 10^6 bytes/s; RSS = peak, /usr/bin/time -f %M, one" \
+    "pipe; in rounds of one run of each tool, so that drift in the" \
+    "machine's speed hits all alike); MB/s = 10^6 bytes/s; RSS = peak, /usr/bin/time -f %M, one" \
     "extra run; URLs = output lines of that run"
 echo
 
@@ -257,7 +260,7 @@ bench_table() {
     local args=()
     : >"$extra"
     while IFS='|' read -r tool cmd; do
-        args+=(-n "$tool" "$cmd")
+        args+=("$tool" "$cmd")
         # Peak RSS and output lines from one extra run, outside hyperfine.
         rss=$(mktemp)
         lines=$(eval "/usr/bin/time -f %M -o $rss $cmd" | wc -l)
@@ -269,10 +272,9 @@ bench_table() {
         printf '%s|%s|%s\n' "$tool" "$(tail -1 "$rss")" "$urls" >>"$extra"
         rm -f "$rss"
     done
-    log "hyperfine on $f"
-    hyperfine --warmup "$warmup" --runs "$runs" --shell=none --output=pipe \
-        --ignore-failure --style basic --export-json "$json" \
-        "${args[@]}" >"$out.hyperfine.txt"
+    log "hyperfine on $f, $runs rounds"
+    hyperfine_rounds "$runs" "$warmup" "$json" --shell=none --output=pipe \
+        --ignore-failure --style basic -- "${args[@]}"
     python3 - "$json" "$extra" "$(stat -c %s "$f")" <<'EOF'
 import json, statistics, sys
 runs = json.load(open(sys.argv[1]))["results"]
@@ -310,7 +312,7 @@ echo "## Slow peers on the first $BENCH_PEER_MB MiB of each input"
 echo
 for v in "${PEER_VERSIONS[@]}"; do echo "- $v"; done
 for n in "${PEER_NOTES[@]}"; do echo "- $n"; done
-echo "- median of $BENCH_PEER_RUNS runs (hyperfine, no warmup: the extra" \
+echo "- median of $BENCH_PEER_RUNS runs in rounds (hyperfine, no warmup: the extra" \
     "run for RSS and URLs comes first); at this size urlx, rg and linkify" \
     "spend much of their time starting up, so their MB/s here is below" \
     "their rate on the full inputs"

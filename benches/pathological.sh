@@ -3,15 +3,18 @@
 # pathological input of issue 4 (the units of `benches/stages.rs`'
 # "pathological" group: only `<`, only `:`, `http://` repeated, `<URL:`
 # repeated without `>`, only `(`, a hyphen line break on every line, only
-# `%`) next to the prose input of gen_inputs.py, in one hyperfine run.
-# Prints hyperfine's markdown table and each input's rate as a fraction
-# of the prose rate (the target: at least 0.25).
+# `%`) next to the prose input of gen_inputs.py, with hyperfine in
+# interleaved rounds (interleave.sh). Prints each input's median time,
+# rate and rate as a fraction of the prose rate (the target: at least
+# 0.25).
 #
 # Environment: BENCH_DIR (default /tmp/urlx-bench), PATH_SIZE_MB (64),
 # BENCH_RUNS (10). urlx exits with 1 on the inputs without a URL, so
 # hyperfine ignores exit codes (-i).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=benches/interleave.sh
+. "$ROOT/benches/interleave.sh"
 BENCH_DIR=${BENCH_DIR:-/tmp/urlx-bench}
 PATH_SIZE_MB=${PATH_SIZE_MB:-64}
 BENCH_RUNS=${BENCH_RUNS:-10}
@@ -47,19 +50,16 @@ CMDS=()
 for n in $NAMES; do
     f=$DIR/$n.txt
     [ "$n" = prose ] && f=$PROSE
-    CMDS+=(-n "$n" "$URLX --format text $f")
+    CMDS+=("$n" "$URLX --format text $f")
 done
 JSON=$DIR/hyperfine.json
-hyperfine -N -i -w 1 -r "$BENCH_RUNS" --export-json "$JSON" \
-    --export-markdown "$DIR/hyperfine.md" "${CMDS[@]}" >/dev/null
-cat "$DIR/hyperfine.md"
+hyperfine_rounds "$BENCH_RUNS" 1 "$JSON" -N -i -- "${CMDS[@]}"
 python3 - "$JSON" "$PATH_SIZE_MB" <<'PY'
 import json, statistics, sys
 res = json.load(open(sys.argv[1]))["results"]
 size = int(sys.argv[2]) << 20
 med = {r["command"]: statistics.median(r["times"]) for r in res}
 prose = size / med["prose"]
-print()
 print("| input | median s | MB/s | rate / prose rate |")
 print("|---|---:|---:|---:|")
 for name, t in med.items():

@@ -2,16 +2,18 @@
 # small_files.sh: many small files, as in a Maildir or a source tree.
 # Cuts the prose input of gen_inputs.py into SMALL_COUNT files of about
 # SMALL_SIZE bytes (cut at line ends) under $BENCH_DIR/small-<count>/,
-# 100 files a directory, then times, in one hyperfine run: urlx with
-# -j2 and -j1 (text and mail detection), and ripgrep with the URL regex
-# of compare.sh. Prints hyperfine's markdown table (medians) and the
-# -j2/-j1 ratios.
+# 100 files a directory, then times, with hyperfine in interleaved
+# rounds (interleave.sh): urlx with -j2 and -j1 (text and mail
+# detection), and ripgrep with the URL regex of compare.sh. Prints a
+# table of medians and the -j1/-j2 ratios.
 #
 # Environment: BENCH_DIR (default /tmp/urlx-bench), SMALL_COUNT (20000),
 # SMALL_SIZE (4096), BENCH_RUNS (10).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=benches/interleave.sh
+. "$ROOT/benches/interleave.sh"
 BENCH_DIR=${BENCH_DIR:-/tmp/urlx-bench}
 SMALL_COUNT=${SMALL_COUNT:-20000}
 SMALL_SIZE=${SMALL_SIZE:-4096}
@@ -46,12 +48,26 @@ EOF
 fi
 echo "$SMALL_COUNT files of about $SMALL_SIZE bytes in $TREE"
 cat "$TREE"/*/* >/dev/null # into the page cache
-hyperfine --warmup 2 --runs "$BENCH_RUNS" --style basic \
-    --export-markdown "$BENCH_DIR/small-files.md" \
-    -n "urlx -j2 --format text" "$URLX -j2 --format text $TREE" \
-    -n "urlx -j1 --format text" "$URLX -j1 --format text $TREE" \
-    -n "urlx -j2" "$URLX -j2 $TREE" \
-    -n "urlx -j1" "$URLX -j1 $TREE" \
-    -n "rg -o" "rg -o --no-filename '$RG_REGEX' $TREE" \
-    >/dev/null
-cat "$BENCH_DIR/small-files.md"
+JSON=$BENCH_DIR/small-files.json
+hyperfine_rounds "$BENCH_RUNS" 2 "$JSON" --style basic -- \
+    "urlx -j2 --format text" "$URLX -j2 --format text $TREE" \
+    "urlx -j1 --format text" "$URLX -j1 --format text $TREE" \
+    "urlx -j2" "$URLX -j2 $TREE" \
+    "urlx -j1" "$URLX -j1 $TREE" \
+    "rg -o" "rg -o --no-filename '$RG_REGEX' $TREE"
+python3 - "$JSON" <<'EOF'
+import json, statistics, sys
+res = json.load(open(sys.argv[1]))["results"]
+med = {r["command"]: statistics.median(r["times"]) for r in res}
+print("| command | median ms | min–max ms | time / rg |")
+print("|---|---:|---:|---:|")
+for r in res:
+    t = r["times"]
+    print("| `%s` | %.1f | %.1f–%.1f | %.2f |" % (
+        r["command"], med[r["command"]] * 1e3, min(t) * 1e3, max(t) * 1e3,
+        med[r["command"]] / med["rg -o"]))
+print()
+print("-j1 / -j2: %.2f (--format text), %.2f (format detected)" % (
+    med["urlx -j1 --format text"] / med["urlx -j2 --format text"],
+    med["urlx -j1"] / med["urlx -j2"]))
+EOF
