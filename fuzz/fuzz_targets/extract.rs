@@ -1,13 +1,15 @@
 //! Fuzz target: extraction over arbitrary bytes, read as text and as
 //! mail, with chunk and batch sizes taken from the input, and with the
 //! scheme-less forms (abbreviated URIs, e-mail addresses, refanging) on
-//! or off; the hits must not depend on how the input is cut, and nothing
-//! may panic, warnings and redirector targets included.
+//! or off; the hits must not depend on how the input is cut nor on which
+//! trigger search finds the colons, and nothing may panic, warnings and
+//! redirector targets included.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use urlx::Extractor;
 use urlx::mail::Format;
+use urlx::stages::TriggerSearch;
 
 fuzz_target!(|data: &[u8]| {
     // Two bytes choose the cut: a chunk of 1 to 256 bytes and, on its
@@ -18,8 +20,9 @@ fuzz_target!(|data: &[u8]| {
     // One byte turns on --abbreviated, --emails and --refang.
     let (www, emails, refang) = (f & 1 != 0, f & 2 != 0, f & 4 != 0);
     for format in [Format::Text, Format::Auto] {
-        let build = |cut: bool| {
+        let build = |cut: bool, search: Option<TriggerSearch>| {
             let mut builder = Extractor::builder();
+            builder.trigger_search(search);
             builder
                 .format(format)
                 .line_numbers(true)
@@ -33,9 +36,17 @@ fuzz_target!(|data: &[u8]| {
             }
             builder.build().unwrap()
         };
-        let whole = build(false).find(text);
-        let cut = build(true).find(text);
+        let whole = build(false, None).find(text);
+        let cut = build(true, None).find(text);
         assert_eq!(whole, cut, "{format:?} chunk {chunk} batch {batch}");
+        // The adaptive search measures only whole 32 KiB blocks, so on
+        // inputs this small each search is fixed in turn.
+        for search in
+            [TriggerSearch::Colons, TriggerSearch::Letters, TriggerSearch::Pairs]
+        {
+            let fixed = build(true, Some(search)).find(text);
+            assert_eq!(whole, fixed, "{format:?} {search:?}");
+        }
         for h in &whole {
             assert!(h.start() <= h.end() && h.end() <= text.len() as u64);
             let _ = (h.url(), h.resolved(), h.uri().errors());
