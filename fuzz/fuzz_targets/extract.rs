@@ -41,9 +41,11 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(whole, cut, "{format:?} chunk {chunk} batch {batch}");
         // The adaptive search measures only whole 32 KiB blocks, so on
         // inputs this small each search is fixed in turn.
-        for search in
-            [TriggerSearch::Colons, TriggerSearch::Letters, TriggerSearch::Pairs]
-        {
+        for search in [
+            TriggerSearch::Colons,
+            TriggerSearch::Letters,
+            TriggerSearch::Pairs,
+        ] {
             let fixed = build(true, Some(search)).find(text);
             assert_eq!(whole, fixed, "{format:?} {search:?}");
         }
