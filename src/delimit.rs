@@ -72,8 +72,9 @@ pub(crate) struct Rules {
     /// Abbreviated URIs (`www.`, `ftp.`) and e-mail addresses to find
     /// too ([`crate::abbrev`]).
     pub abbrev: abbrev::Opts,
-    /// How triggers are searched for ([`crate::scan`]).
-    pub method: crate::scan::Method,
+    /// How triggers are searched for: fixed, or chosen by measurement
+    /// for `None`, the default ([`crate::scan`]).
+    pub search: Option<crate::scan::TriggerSearch>,
 }
 
 /// Delimit the candidate whose trigger is the `:` at `colon`, if any.

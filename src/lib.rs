@@ -136,9 +136,8 @@ pub mod stages {
         search: Option<TriggerSearch>,
     ) -> Vec<(usize, usize, usize, usize)> {
         let rules = text_rules(2048);
-        let method = crate::scan::Method::fixed(search);
         let mut v = Vec::new();
-        crate::scan::scan_with(hay, 0, hay.len(), &rules, method, |c| {
+        crate::scan::scan_with(hay, 0, hay.len(), &rules, search, |c| {
             v.push((c.trigger, c.start, c.end, c.resume));
         });
         v
@@ -160,7 +159,7 @@ pub mod stages {
             max_len,
             opaque: None,
             abbrev: crate::abbrev::Opts { www: false, emails: false },
-            method: crate::scan::Method::Adaptive,
+            search: None,
         }
     }
 

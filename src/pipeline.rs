@@ -37,7 +37,7 @@ use crate::mail::mbox::{Framing, Message, Messages};
 use crate::mail::{self, Format, MailConfig};
 use crate::refang;
 use crate::resolve::{normalize_dots, resolve};
-use crate::scan::{Method, TriggerSearch, evaluate_any, next_trigger, scan};
+use crate::scan::{TriggerSearch, evaluate_any, next_trigger, scan};
 use crate::stream::Segment;
 use crate::validate::schemes::{self, Severity};
 use crate::validate::{Quick, Uri, quick_check};
@@ -278,7 +278,7 @@ impl ExtractorBuilder {
             max_len: self.max_url_len,
             opaque: self.schemes.clone(),
             abbrev: self.abbrev,
-            method: Method::fixed(self.trigger_search),
+            search: self.trigger_search,
         };
         Ok(Extractor { config: self.clone(), rules, pool: Arc::default() })
     }

@@ -28,13 +28,14 @@ const PROBES: u32 = 12;
 
 /// The method of each measured block: each method as often early as
 /// late in the measurement.
-const PROBE_ORDER: [Method; PROBES as usize] = {
-    use Method::{Colons as C, Letters as L, Pairs as P};
+const PROBE_ORDER: [TriggerSearch; PROBES as usize] = {
+    use TriggerSearch::{Colons as C, Letters as L, Pairs as P};
     [C, L, P, P, L, C, C, L, P, P, L, C]
 };
 
 /// The methods measured, in the order of [`Costs::ns`].
-const MEASURED: [Method; 3] = [Method::Colons, Method::Letters, Method::Pairs];
+const MEASURED: [TriggerSearch; 3] =
+    [TriggerSearch::Colons, TriggerSearch::Letters, TriggerSearch::Pairs];
 
 /// Which method this thread uses, and its measurement in progress.
 ///
@@ -58,7 +59,7 @@ struct Costs {
     /// Whole blocks scanned by this thread.
     blocks: Cell<u32>,
     /// The fastest method at the last measurement.
-    choice: Cell<Method>,
+    choice: Cell<TriggerSearch>,
 }
 
 /// Where block `n` of a thread lies in its period: measured when below
@@ -73,7 +74,7 @@ thread_local! {
         Costs {
             ns: Cell::new([(0, 0); 3]),
             blocks: Cell::new(0),
-            choice: Cell::new(Method::Colons),
+            choice: Cell::new(TriggerSearch::Colons),
         }
     };
 }
@@ -82,7 +83,7 @@ impl Costs {
     /// The method for the next block, and whether to time it. A short
     /// block (the end of a range) costs mostly the call: it is not
     /// measured.
-    fn pick(&self, whole: bool) -> (Method, bool) {
+    fn pick(&self, whole: bool) -> (TriggerSearch, bool) {
         let phase = phase(self.blocks.get());
         if !whole || phase >= PROBES {
             self.blocks.set(self.blocks.get().wrapping_add(u32::from(whole)));
@@ -93,7 +94,7 @@ impl Costs {
 
     /// Record what a block picked for measurement took, and at the end
     /// of the measurement choose.
-    fn record(&self, method: Method, took: Duration) {
+    fn record(&self, method: TriggerSearch, took: Duration) {
         let ns = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
         let mut sums = self.ns.get();
         let i = MEASURED.iter().position(|&m| m == method).unwrap_or(0);
@@ -115,46 +116,21 @@ impl Costs {
     }
 }
 
-/// How the colons of the next block are found.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Method {
-    /// Every `:` (`memchr`), then the early reject.
-    Colons,
-    /// Only `://` and the last letter of a scheme recognised without
-    /// `//` followed by `:` ([`letters`]).
-    Letters,
-    /// Only `://` and the last two letters of a scheme recognised
-    /// without `//` followed by `:` ([`pairs`]).
-    Pairs,
-    /// Whichever of the three was fastest when last measured
-    /// ([`Costs`]); the default.
-    #[default]
-    Adaptive,
-}
-
-/// A trigger search fixed for profiling and tests, instead of the
-/// adaptive choice (see `ExtractorBuilder::trigger_search`).
+/// How the colons of a block are found. `Rules::search` fixes one (for
+/// profiling and tests, see `ExtractorBuilder::trigger_search`) or, as
+/// `None` by default, leaves the choice to `Costs`, which measures
+/// them all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum TriggerSearch {
-    /// Every colon.
+    /// Every `:` (`memchr`), then the early reject.
     Colons,
-    /// `://` and the last letter of each scheme used without `//`.
+    /// Only `://` and the last letter of a scheme recognised without
+    /// `//` followed by `:` (`letters`, slim Teddy).
     Letters,
-    /// `://` and the last two letters of each scheme used without `//`.
+    /// Only `://` and the last two letters of a scheme recognised
+    /// without `//` followed by `:` (`pairs`, fat Teddy).
     Pairs,
-}
-
-impl Method {
-    /// The method fixed by `search`, or the adaptive one for `None`.
-    pub(crate) fn fixed(search: Option<TriggerSearch>) -> Method {
-        match search {
-            Some(TriggerSearch::Colons) => Method::Colons,
-            Some(TriggerSearch::Letters) => Method::Letters,
-            Some(TriggerSearch::Pairs) => Method::Pairs,
-            None => Method::Adaptive,
-        }
-    }
 }
 
 /// Find the candidates whose trigger lies in `hay[from..to]`, in order,
@@ -174,16 +150,17 @@ pub(crate) fn scan(
     rules: &Rules,
     found: impl FnMut(Candidate),
 ) {
-    scan_with(hay, from, to, rules, rules.method, found);
+    scan_with(hay, from, to, rules, rules.search, found);
 }
 
-/// [`scan`] with the method given (tests compare them).
+/// [`scan`] with the search given, or chosen by measurement for `None`
+/// (tests compare them).
 pub(crate) fn scan_with(
     hay: &[u8],
     from: usize,
     to: usize,
     rules: &Rules,
-    method: Method,
+    search: Option<TriggerSearch>,
     mut found: impl FnMut(Candidate),
 ) {
     if rules.abbrev.www || rules.abbrev.emails {
@@ -196,11 +173,11 @@ pub(crate) fn scan_with(
         None => (letters(), pairs()),
         Some(_) => (None, None),
     };
-    if method != Method::Adaptive {
+    if let Some(fixed) = search {
         run_block(
             (hay, from, to),
             rules,
-            method,
+            fixed,
             finders,
             &mut pos,
             &mut found,
@@ -242,15 +219,15 @@ pub(crate) fn scan_with(
 fn run_block(
     (hay, from, to): (&[u8], usize, usize),
     rules: &Rules,
-    method: Method,
+    method: TriggerSearch,
     (letters, pairs): Finders,
     pos: &mut usize,
     found: &mut impl FnMut(Candidate),
 ) {
     let finder = match method {
-        Method::Letters => letters,
-        Method::Pairs => pairs,
-        Method::Colons | Method::Adaptive => None,
+        TriggerSearch::Letters => letters,
+        TriggerSearch::Pairs => pairs,
+        TriggerSearch::Colons => None,
     };
     match finder {
         Some(f) => by_endings(hay, from, to, rules, f, pos, found),
@@ -285,9 +262,10 @@ fn colons(
 }
 
 /// The same as [`colons`], but only for the colons that `finder`
-/// ([`letters`] or [`pairs`]) finds: every colon that `delimit` can accept with the built-in
-/// schemes (after `//`-less schemes, only [`OPAQUE_SCHEMES`], `URL:` and
-/// `data:,` are recognised; all of them end in a letter).
+/// ([`letters`] or [`pairs`]) finds: every colon that `delimit` can
+/// accept with the built-in schemes (after `//`-less schemes, only
+/// [`OPAQUE_SCHEMES`], `URL:` and `data:,` are recognised; all of them
+/// end in a letter).
 fn by_endings(
     hay: &[u8],
     from: usize,
