@@ -30,8 +30,8 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=benches/interleave.sh
-. "$ROOT/benches/interleave.sh"
+# shellcheck source=benches/common.sh
+. "$ROOT/benches/common.sh"
 BENCH_DIR=${BENCH_DIR:-/tmp/urlx-bench}
 BENCH_SIZE_MB=${BENCH_SIZE_MB:-256}
 BENCH_RUNS=${BENCH_RUNS:-5}
@@ -47,24 +47,16 @@ RG_REGEX='[a-zA-Z][a-zA-Z0-9+.-]*://[^\s<>"]+'
 log() { echo "compare.sh: $*" >&2; }
 
 # --- tools ---------------------------------------------------------------
-need_apt() {
-    # need_apt COMMAND PACKAGE
-    command -v "$1" >/dev/null 2>&1 && return 0
-    log "installing $2"
-    apt-get install -y "$2" >/dev/null 2>&1 ||
-        { apt-get update >/dev/null && apt-get install -y "$2" >/dev/null; }
-}
 need_apt hyperfine hyperfine
 need_apt rg ripgrep
 [ -x /usr/bin/time ] || need_apt /usr/bin/time time
 
 # --- builds --------------------------------------------------------------
 log "building urlx (release)"
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" --bin urlx
+build_urlx
 log "building linkify-urls and memchr-count (release)"
 cargo build --release --quiet \
     --manifest-path "$ROOT/benches/linkify-bin/Cargo.toml"
-URLX=${CARGO_TARGET_DIR:-$ROOT/target}/release/urlx
 LINKIFY_DIR=${CARGO_TARGET_DIR:-$ROOT/benches/linkify-bin/target}/release
 LINKIFY=$LINKIFY_DIR/linkify-urls
 MEMCHR=$LINKIFY_DIR/memchr-count

@@ -4,7 +4,7 @@
 # "pathological" group: only `<`, only `:`, `http://` repeated, `<URL:`
 # repeated without `>`, only `(`, a hyphen line break on every line, only
 # `%`) next to the prose input of gen_inputs.py, with hyperfine in
-# interleaved rounds (interleave.sh). Prints each input's median time,
+# interleaved rounds (common.sh). Prints each input's median time,
 # rate and rate as a fraction of the prose rate (the target: at least
 # 0.25).
 #
@@ -13,14 +13,13 @@
 # hyperfine ignores exit codes (-i).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=benches/interleave.sh
-. "$ROOT/benches/interleave.sh"
+# shellcheck source=benches/common.sh
+. "$ROOT/benches/common.sh"
 BENCH_DIR=${BENCH_DIR:-/tmp/urlx-bench}
 PATH_SIZE_MB=${PATH_SIZE_MB:-64}
 BENCH_RUNS=${BENCH_RUNS:-10}
-command -v hyperfine >/dev/null || apt-get install -y hyperfine >/dev/null
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml"
-URLX=${CARGO_TARGET_DIR:-$ROOT/target}/release/urlx
+need_apt hyperfine hyperfine
+build_urlx
 DIR=$BENCH_DIR/pathological-${PATH_SIZE_MB}M
 mkdir -p "$DIR"
 python3 - "$DIR" "$PATH_SIZE_MB" <<'PY'

@@ -3,7 +3,7 @@
 # Cuts the prose input of gen_inputs.py into SMALL_COUNT files of about
 # SMALL_SIZE bytes (cut at line ends) under $BENCH_DIR/small-<count>/,
 # 100 files a directory, then times, with hyperfine in interleaved
-# rounds (interleave.sh): urlx with -j2 and -j1 (text and mail
+# rounds (common.sh): urlx with -j2 and -j1 (text and mail
 # detection), and ripgrep with the URL regex of compare.sh. Prints a
 # table of medians and the -j1/-j2 ratios.
 #
@@ -12,18 +12,17 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=benches/interleave.sh
-. "$ROOT/benches/interleave.sh"
+# shellcheck source=benches/common.sh
+. "$ROOT/benches/common.sh"
 BENCH_DIR=${BENCH_DIR:-/tmp/urlx-bench}
 SMALL_COUNT=${SMALL_COUNT:-20000}
 SMALL_SIZE=${SMALL_SIZE:-4096}
 BENCH_RUNS=${BENCH_RUNS:-10}
 RG_REGEX='[a-zA-Z][a-zA-Z0-9+.-]*://[^\s<>"]+'
 
-command -v hyperfine >/dev/null || apt-get install -y hyperfine >/dev/null
-command -v rg >/dev/null || apt-get install -y ripgrep >/dev/null
-cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml"
-URLX=${CARGO_TARGET_DIR:-$ROOT/target}/release/urlx
+need_apt hyperfine hyperfine
+need_apt rg ripgrep
+build_urlx
 
 TREE=$BENCH_DIR/small-$SMALL_COUNT
 if [ ! -d "$TREE" ]; then

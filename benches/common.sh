@@ -1,4 +1,5 @@
-# interleave.sh: sourced by the benchmark scripts. Runs hyperfine in
+# common.sh: sourced by the benchmark scripts (after they set ROOT):
+# installs the tools they need, builds urlx, and runs hyperfine in
 # rounds, one run of every command per round, so that the commands
 # compared are measured at the same moments.
 #
@@ -8,6 +9,24 @@
 # (benches/ab.py, and the revert of "two batches in flight" in the
 # history, show it happening).
 #
+# need_apt COMMAND PACKAGE
+#   Installs PACKAGE with apt-get (updating the lists if that fails)
+#   unless COMMAND is already there.
+need_apt() {
+    command -v "$1" >/dev/null 2>&1 && return 0
+    echo "$(basename "$0"): installing $2" >&2
+    apt-get install -y "$2" >/dev/null 2>&1 ||
+        { apt-get update >/dev/null && apt-get install -y "$2" >/dev/null; }
+}
+
+# build_urlx
+#   Builds the urlx binary (release) and sets URLX to its path.
+build_urlx() {
+    cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" \
+        --bin urlx
+    URLX=${CARGO_TARGET_DIR:-$ROOT/target}/release/urlx
+}
+
 # hyperfine_rounds ROUNDS WARMUP JSON [hyperfine options] -- NAME CMD [NAME CMD ...]
 #   Runs ROUNDS rounds of `hyperfine --runs 1` over the commands, the
 #   first round after WARMUP warm-up runs of each; the order of the
