@@ -101,8 +101,8 @@ pub struct ExtractorBuilder {
     line_buffered: bool,
     abbrev: abbrev::Opts,
     refang: bool,
-    /// Fixed trigger search for profiling (`Some(true)`: scheme endings,
-    /// `Some(false)`: every colon); `None` measures and chooses.
+    /// Fixed trigger search for profiling; `None` measures the searches
+    /// and uses the fastest.
     trigger_search: Option<TriggerSearch>,
 }
 
