@@ -114,6 +114,10 @@ pub struct Printer<W> {
     tally: HashMap<String, u64>,
     printed: u64,
     count: u64,
+    /// The name of the input last named, and that name as printed
+    /// (escaped, with the separator): every hit of a file repeats it.
+    /// (Both empty before the first.)
+    named: (String, Vec<u8>),
 }
 
 impl<W: Write> Printer<W> {
@@ -126,6 +130,7 @@ impl<W: Write> Printer<W> {
             tally: HashMap::new(),
             printed: 0,
             count: 0,
+            named: (String::new(), Vec::new()),
         }
     }
 
@@ -210,8 +215,14 @@ impl<W: Write> Printer<W> {
     }
 
     fn name(&mut self, input: &InputInfo) -> io::Result<()> {
-        self.out.write_all(escape_for_terminal(&input.name).as_bytes())?;
-        self.out.write_all(if self.opts.null { b"\0" } else { b":" })
+        let (raw, name) = &mut self.named;
+        if name.is_empty() || *raw != input.name {
+            raw.clone_from(&input.name);
+            name.clear();
+            name.extend_from_slice(escape_for_terminal(raw).as_bytes());
+            name.push(if self.opts.null { b'\0' } else { b':' });
+        }
+        self.out.write_all(name)
     }
 }
 
@@ -335,6 +346,30 @@ fn host_of(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_names_follow_the_input() {
+        // The escaped name is kept from hit to hit: it must change with
+        // the input, also to a name equal but for escaping, and to an
+        // empty one.
+        let hit = crate::Extractor::builder()
+            .build()
+            .unwrap()
+            .find(b"http://a.example/")
+            .remove(0);
+        let opts = PrintOptions { with_filename: true, ..Default::default() };
+        let mut p = Printer::new(Vec::new(), opts);
+        for (index, name) in
+            ["a", "a", "b\x1b", "b", "", "a"].iter().enumerate()
+        {
+            let info = InputInfo { index, name: name.to_string() };
+            p.hit(&info, &hit).unwrap();
+        }
+        let out = String::from_utf8(p.into_inner().unwrap()).unwrap();
+        let names: Vec<&str> =
+            out.lines().map(|l| l.split_once("http").unwrap().0).collect();
+        assert_eq!(names, ["a:", "a:", "b%1B:", "b:", ":", "a:"]);
+    }
 
     #[test]
     fn keys_are_normal_forms() {
