@@ -82,10 +82,44 @@ pub(crate) struct Parts {
     stop: Arc<AtomicU64>,
 }
 
+/// The names of the inputs opened and not yet merged, by input index.
+/// Names of merged inputs are dropped, so a walk over millions of files
+/// holds only those of the batches in flight.
+#[derive(Default)]
+pub(crate) struct Names {
+    /// The index of the first name held.
+    base: usize,
+    held: std::collections::VecDeque<String>,
+}
+
+impl Names {
+    /// Add the name of the next input opened.
+    pub(crate) fn push(&mut self, name: String) {
+        self.held.push_back(name);
+    }
+
+    /// The name of input `index`, cloned; taken instead when `last`
+    /// (nothing after this asks for it again).
+    pub(crate) fn get(&mut self, index: usize, last: bool) -> String {
+        match self.held.get_mut(index.wrapping_sub(self.base)) {
+            Some(name) if last => std::mem::take(name),
+            Some(name) => name.clone(),
+            None => String::new(),
+        }
+    }
+
+    /// Drop the names of the inputs before `index`: all merged.
+    pub(crate) fn release_before(&mut self, index: usize) {
+        while self.base < index && self.held.pop_front().is_some() {
+            self.base += 1;
+        }
+    }
+}
+
 /// Opens inputs in order and cuts them into batches of segments.
 pub(crate) struct Feeder<'a> {
     pub(crate) inputs: Box<dyn Iterator<Item = (usize, Input<'a>)> + 'a>,
-    pub(crate) names: Vec<String>,
+    pub(crate) names: Names,
     pub(crate) current: Option<Current<'a>>,
     pub(crate) lookahead: usize,
     pub(crate) binary: bool,
@@ -361,4 +395,30 @@ pub(crate) fn cut_at_nul(seg: &mut Segment, first: bool) -> Option<usize> {
     seg.own.end = if probe { seg.own.start } else { at };
     seg.eof = true;
     Some(at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_of_merged_inputs_are_dropped() {
+        let mut names = Names::default();
+        for i in 0..10 {
+            names.push(format!("f{i}"));
+        }
+        assert_eq!(names.get(3, false), "f3");
+        names.release_before(5);
+        assert_eq!(names.held.len(), 5);
+        assert_eq!(names.get(3, false), ""); // released
+        assert_eq!(names.get(5, false), "f5");
+        assert_eq!(names.get(5, true), "f5"); // taken
+        assert_eq!(names.get(5, false), "");
+        assert_eq!(names.get(9, false), "f9");
+        assert_eq!(names.get(10, false), ""); // not opened yet
+        names.release_before(20);
+        assert!(names.held.is_empty());
+        names.push("f10".into());
+        assert_eq!(names.get(10, false), "f10");
+    }
 }
