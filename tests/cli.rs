@@ -128,6 +128,21 @@ mod inputs {
         );
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn file_names_that_are_not_utf8_are_printed_lossily() {
+        use std::os::unix::ffi::OsStrExt;
+        let d = tree(&[("d/ok.txt", b"http://b.example/\n")]);
+        let name = std::ffi::OsStr::from_bytes(b"caf\xe9.txt");
+        fs::write(d.path().join("d").join(name), "http://a.example/\n")
+            .unwrap();
+        // Sorted by bytes: "caf\xe9" before "ok".
+        urlx_at(d.path(), &["d"]).expect_quiet(
+            "d/caf\u{FFFD}.txt:http://a.example/\nd/ok.txt:http://b.example/\n",
+            0,
+        );
+    }
+
     #[test]
     fn with_filename_names_stdin() {
         urlx_stdin(&["-H"], "http://in.example/\n")

