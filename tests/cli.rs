@@ -1228,6 +1228,16 @@ mod memory {
     //! Bounded memory: the input is streamed, never read whole.
     use super::*;
 
+    /// The peak resident memory (KiB) in a /proc status file, 0 when
+    /// it cannot be read.
+    fn vm_hwm(status: &str) -> u64 {
+        let s = fs::read_to_string(status).unwrap_or_default();
+        s.lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+            .unwrap_or(0)
+    }
+
     /// Peak resident memory (VmHWM, KiB) of a run of the binary reading
     /// `total` bytes of `unit` repeated from standard input, polled from
     /// /proc while it runs.
@@ -1245,14 +1255,7 @@ mod memory {
         while sent < total {
             stdin.write_all(unit).unwrap();
             sent += unit.len();
-            if let Ok(s) = fs::read_to_string(&status) {
-                for line in s.lines() {
-                    if let Some(v) = line.strip_prefix("VmHWM:") {
-                        let kib = v.trim().trim_end_matches(" kB").trim();
-                        peak = peak.max(kib.parse().unwrap_or(0));
-                    }
-                }
-            }
+            peak = peak.max(vm_hwm(&status));
         }
         drop(stdin);
         assert!(child.wait().unwrap().code().is_some_and(|c| c <= 1));
@@ -1266,6 +1269,38 @@ mod memory {
         let peak = peak_kib(&unit, 96 << 20);
         assert!(peak > 0, "VmHWM not read");
         assert!(peak < 48 << 10, "peak RSS {peak} KiB");
+    }
+
+    #[test]
+    fn many_files_do_not_accumulate() {
+        // 60,000 files with names of about 250 bytes, which the search
+        // held to its end when it kept every input's name: peak RSS was
+        // 24 MiB. With names dropped after the merge it is 7.5 MiB.
+        let d = tempfile::tempdir().unwrap();
+        let long = "n".repeat(230);
+        for i in 0..60 {
+            let dir = d.path().join(format!("{i:03}"));
+            fs::create_dir(&dir).unwrap();
+            for j in 0..1000 {
+                fs::write(dir.join(format!("{long}{j:04}.txt")), "x").unwrap();
+            }
+        }
+        let mut child = Command::new(BIN)
+            .arg(d.path())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        let status = format!("/proc/{}/status", child.id());
+        let mut peak = 0;
+        let code = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s.code();
+            }
+            peak = peak.max(vm_hwm(&status));
+        };
+        assert_eq!(code, Some(1), "no URL, exit 1");
+        assert!(peak > 0, "VmHWM not read");
+        assert!(peak < 14 << 10, "peak RSS {peak} KiB");
     }
 
     #[test]
