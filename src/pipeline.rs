@@ -315,12 +315,16 @@ impl<T> Default for Pooled<T> {
     }
 }
 
-/// Bytes of buffers of each kind the pool keeps at most. Two batches
-/// can be in flight, each with up to 512 small files (one buffer pair
-/// each) or eight 512 KiB chunks of a large file; buffers beyond this
-/// are freed. Without reuse, each small file's buffers grew from empty,
-/// a fifth of a million `realloc` calls on 20,000 files of 4 KB.
+/// The pool keeps buffers of each kind up to [`POOL_BYTES`] in all, and
+/// at least [`POOL_COUNT`] whatever their size. Two batches can be in
+/// flight, each with up to 512 small files (one buffer pair each) or up
+/// to eight chunks of a large input. Without reuse, each small file's
+/// buffers grew from empty (94,650 `realloc` calls on 20,000 files of
+/// 4 KB); the chunks of dense input need a few MiB each.
 const POOL_BYTES: usize = 4 << 20;
+
+/// See [`POOL_BYTES`]: as many buffers as chunks can be in flight.
+const POOL_COUNT: usize = 16;
 
 impl<T> Pooled<T> {
     fn pop(&mut self, bytes: impl Fn(&T) -> usize) -> Option<T> {
@@ -330,7 +334,10 @@ impl<T> Pooled<T> {
     }
 
     fn push(&mut self, t: T, bytes: usize) {
-        if bytes > 0 && self.bytes + bytes <= POOL_BYTES {
+        if bytes > 0
+            && (self.free.len() < POOL_COUNT
+                || self.bytes + bytes <= POOL_BYTES)
+        {
             self.bytes += bytes;
             self.free.push(t);
         }
