@@ -160,8 +160,8 @@ impl ExtractorBuilder {
     }
 
     /// For profiling only: fix how triggers are searched for (every
-    /// colon, or scheme endings only), instead of measuring the searches
-    /// and using the fastest (`None`, the default). The hits are the
+    /// colon, or one of the two scheme-ending searches), instead of
+    /// measuring the three and using the fastest (`None`, the default). The hits are the
     /// same; under callgrind the measured choice follows the emulator's
     /// timings, so instruction counts only compare between builds with
     /// the search fixed.
@@ -298,7 +298,11 @@ pub struct Extractor {
 struct Pool {
     scanned: std::sync::Mutex<Pooled<Vec<Scanned>>>,
     arenas: std::sync::Mutex<Pooled<String>>,
-    /// Buffers small files were read into.
+    /// Buffers small files were read into. They are read into spare
+    /// capacity (`read_to_end`), so a buffer comes back empty. The parts
+    /// of large files are read with `pread` into initialized bytes and
+    /// keep their length from part to part (no zeroing): their buffers
+    /// go through the feeder (`FilePart::buf`, `Feeder::recycle`).
     files: std::sync::Mutex<Pooled<Vec<u8>>>,
 }
 
@@ -760,12 +764,12 @@ impl Extractor {
                     }
                 }
             });
-            // The size each batch in flight was read with (oldest first),
-            // and the size for the next one.
-            let mut sizes = std::collections::VecDeque::from([cfg.batch_size]);
+            // The size for the next batch, the size `batch` was read
+            // with, and the scanned batch to merge with its own size.
             let mut size = cfg.batch_size;
             let mut batch = feeder.batch(size);
-            let mut done: Option<ScannedBatch> = None;
+            let mut read_with = size;
+            let mut done: Option<(ScannedBatch, usize)> = None;
             while !batch.is_empty() || done.is_some() {
                 let scanning = !batch.is_empty();
                 if scanning
@@ -773,22 +777,22 @@ impl Extractor {
                 {
                     break; // the scanning thread panicked: the scope says so
                 }
-                if let Some(d) = done.take() {
+                let sent_with = read_with;
+                if let Some((d, with)) = done.take() {
                     // On a stop or an error the scope still joins the
                     // scanning thread before returning.
                     let before = state.summary.hits;
                     if !self.merge_batch(d, &mut feeder, &mut state, sink)? {
                         return Ok(state.summary);
                     }
-                    let read_with = sizes.pop_front().unwrap_or(size);
                     let hits = state.summary.hits - before;
-                    size = next_batch_size(cfg, read_with, hits);
+                    size = next_batch_size(cfg, with, hits);
                 }
                 if scanning {
-                    sizes.push_back(size);
+                    read_with = size;
                     batch = feeder.batch(size);
                     match scanned.recv() {
-                        Ok(d) => done = Some(d),
+                        Ok(d) => done = Some((d, sent_with)),
                         Err(_) => break, // it panicked: the scope says so
                     }
                 }
