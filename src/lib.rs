@@ -163,6 +163,64 @@ pub mod stages {
         }
     }
 
+    /// One message of a mail or news input and the text urlx scans in
+    /// it (for the accuracy harness in `tests/accuracy/`).
+    pub struct MessageText {
+        /// 1-based number of the message in its input.
+        pub number: u64,
+        /// Offsets in the input of its first byte (after an mbox `From `
+        /// line) and one past its last.
+        pub range: std::ops::Range<u64>,
+        /// The decoded pieces (empty for the tail of a message too long
+        /// to parse, which is scanned as plain text); their offset maps
+        /// give offsets in the message: see [`MessageText::input_offset`].
+        pub pieces: Vec<crate::mail::mime::Piece>,
+        /// Where mboxrd `>From ` quoting was undone.
+        removed: Vec<usize>,
+    }
+
+    impl MessageText {
+        /// The offset in the input of byte `p` of the message.
+        pub fn input_offset(&self, p: usize) -> u64 {
+            let shift = self.removed.partition_point(|&r| r <= p);
+            self.range.start + (p + shift) as u64
+        }
+    }
+
+    /// The messages of `input` as urlx reads them with
+    /// `Format::Auto`, each with its decoded pieces; `None` when the
+    /// input is read as plain text.
+    pub fn messages(input: &[u8]) -> Option<Vec<MessageText>> {
+        use crate::mail::{self, Format, mbox};
+        let framing = match mail::detect(&input[..input.len().min(8 << 10)]) {
+            Format::Mbox => mbox::Framing::Mbox,
+            Format::Eml | Format::News | Format::Maildir => {
+                mbox::Framing::Single
+            }
+            _ => return None,
+        };
+        let max = mail::MailConfig::default().max_message;
+        let mut reader = mbox::Messages::new(input, framing, max);
+        let opts = mail::mime::MimeOptions::default();
+        let mut out = Vec::new();
+        while let Ok(Some(msg)) = reader.next_message() {
+            let start = msg.input_offset(0);
+            let end = msg.input_offset(msg.raw.len());
+            let pieces = if msg.continuation {
+                Vec::new()
+            } else {
+                mail::mime::parse_message(&msg.raw, &opts).pieces
+            };
+            out.push(MessageText {
+                number: msg.number,
+                range: start..end,
+                pieces,
+                removed: msg.removed,
+            });
+        }
+        Some(out)
+    }
+
     /// Stages 1 and 2: the candidates delimited in `hay` (no validation).
     pub fn count_candidates(hay: &[u8], max_len: usize) -> usize {
         let mut n = 0;
