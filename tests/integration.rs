@@ -32,3 +32,6 @@ mod abbrev_props;
 mod differential;
 // Inputs found by the fuzz targets.
 mod fuzz_findings;
+// UTS #58 link properties against their data files; the conformance
+// test's reader.
+mod uts58_props;

@@ -1,10 +1,13 @@
-//! Owns the bundled, dated reference data: the IANA URI scheme registry
-//! and the public suffix list, each with its lookup. Where each came
-//! from, and how to regenerate it, is in `src/data/README.md`.
+//! Owns the bundled, dated reference data: the IANA URI scheme registry,
+//! the public suffix list and the UTS #58 link properties, each with its
+//! lookup. Where each came from, and how to regenerate it, is in
+//! `src/data/README.md`.
 
 pub mod psl;
 pub mod registry;
+pub mod uts58;
 
 // Generated tables (do not edit; see the README).
 mod public_suffix;
 mod uri_schemes;
+mod link_props;
