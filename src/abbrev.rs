@@ -88,8 +88,7 @@
 
 use crate::data::psl::has_public_suffix;
 use crate::delimit::{
-    Brackets, Open, Step, char_at, char_before, is_unicode_stop, plain_run,
-    trim_trailing,
+    Brackets, Open, Step, char_before, domain_end, plain_run, trim_trailing,
 };
 
 /// Bytes before `from` that [`scan`] may read.
@@ -367,20 +366,7 @@ pub(crate) fn email_at(
     // Rule 8: the domain (RFC 5322 section 3.4.1), ending in an ICANN
     // public suffix.
     let limit = hay.len().min(s.saturating_add(max_len.saturating_add(1)));
-    let mut d = at + 1;
-    while d < limit {
-        let Some(&b) = hay.get(d) else { break };
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.') {
-            d += 1;
-        } else if b >= 0x80 {
-            match char_at(hay, d) {
-                Some((c, len)) if !is_unicode_stop(c) => d += len,
-                _ => break,
-            }
-        } else {
-            break;
-        }
-    }
+    let d = domain_end(hay, at + 1, limit, false);
     if d - s > max_len {
         return None;
     }
@@ -550,7 +536,7 @@ fn bare(hay: &[u8], s: usize, max_len: usize, open: Open) -> Option<usize> {
         if i >= limit {
             break;
         }
-        match brackets.step(hay, i, open) {
+        match brackets.step(hay, i, open, false) {
             Step::Next(next) => i = next,
             Step::End | Step::Other => break,
         }

@@ -13,31 +13,46 @@
 //! 1. The scheme is the run of scheme characters (RFC 3986 section 3.1:
 //!    `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`) ending at the colon;
 //!    leading `+ - .` are punctuation, not part of it. It must start with
-//!    a letter, so a scheme never starts inside an ASCII word (`xhttp:`
-//!    is the scheme `xhttp`, `1http:` is nothing), while a letter of
-//!    another script may precede it (`在URL:http://a/`).
+//!    a letter, so `xhttp:` is the scheme `xhttp`, while a letter of
+//!    another script may precede it (`在URL:http://a/`). A well-known
+//!    scheme glued to the text before it starts on its own
+//!    (`season.http://`, `1.http://`, `comhttp://`, `=3Dhttp://`; see
+//!    [`GLUED`]). A line of uuencoded data is not text.
 //! 2. A URL starts there when `//` follows the colon, or when the scheme
 //!    is one of [`OPAQUE_SCHEMES`] and a URL character follows. The
 //!    prefix `URL:` (any case) is a wrapper, not a scheme.
 //! 3. The context is read from what precedes the scheme: `<`, `<URL:`,
-//!    `URL:`, quotes, brackets, `](` (Markdown), `href=` / `src=`.
+//!    `URL:`, quotes, brackets, `](` (Markdown), `href=` / `src=`. A
+//!    quoted attribute value runs to its closing quote on the line.
 //! 4. In `<...>` (and `<URL:...>`) all whitespace is removed and the URL
 //!    ends at `>` (Appendix E: "the whitespace should be ignored when
-//!    extracting the URL"). No `>` before a blank line, `<` or `"` means
-//!    the `<` was not a wrapper.
-//! 5. Elsewhere the URL ends at whitespace, at a character that cannot
-//!    be in a URI (controls, `<>"{}|\^` and backquote; RFC 3986 section 2
-//!    and RFC 1738 section 2.2 "unsafe"), at non-ASCII punctuation, or at
-//!    the closing character of its wrapper; then trailing `. , ; : ! ?`
-//!    and quotes are dropped, and a closing `)`, `]` or `}` is dropped
-//!    unless it balances an opener inside the URL.
+//!    extracting the URL"). No `>` before a blank line, `<` or `"`, or a
+//!    character that ends every link (UTS #58 Link_Term Hard), means the
+//!    `<` was not a wrapper.
+//! 5. Elsewhere the URL ends, following UTS #58 (Unicode Link Detection)
+//!    with Appendix E's wrappers on top: at whitespace and controls, at
+//!    `<`, `>`, `\` and backquote (not URI characters, RFC 3986 section
+//!    2; in text they start tags and escapes), at a `"` before anything
+//!    but a letter or digit, at a non-ASCII character of Link_Term Hard,
+//!    at a closer that pairs with no opener inside the URL (Link_Bracket;
+//!    this includes its wrapper's closer), or at the end of its authority
+//!    if that is not `/`, `?` or `#`. `|`, `^`, `{`...`}` and non-ASCII
+//!    Soft characters stay inside it (printed percent-encoded where RFC
+//!    3986 requires it). Then what cannot end a URL is dropped: Soft
+//!    characters (`. , ; : ! ? ' "` and their non-ASCII kin), an opener
+//!    or a footnote marker (`[2]`) at the end, a `-` ending a host, the
+//!    `*`, `_` or `~` closing emphasis opened before the URL; a `mailto:`
+//!    URL ends with its domain unless header fields follow.
 //! 6. In every context, a line break directly after `-` is joined with
 //!    the whitespace around it ignored (Appendix E: "the hyphen may or
 //!    may not actually be part of the URL"); the hit keeps the hyphen and
-//!    carries the variant without it.
+//!    carries the variant without it. A line break inside a
+//!    percent-escape (`%` then the line end, the hex digits on the next
+//!    line) is joined too.
 
 use crate::abbrev;
-use crate::data::registry::SchemeSet;
+use crate::data::registry::{self, SchemeSet};
+use crate::data::uts58::{LinkTerm, link_bracket, link_term};
 use crate::hit::{Candidate, Context};
 use crate::validate::{is_sub_delim, is_unreserved};
 
@@ -115,7 +130,15 @@ pub(crate) fn delimit(
             return None;
         }
     }
+    if uuencoded_line(hay, s, colon) {
+        return None;
+    }
     let (context, open) = context_before(hay, s);
+    if context == Context::Href
+        && let Some(c) = quoted_value(hay, s, colon, max_len)
+    {
+        return Some(c);
+    }
     if context == Context::Angle {
         if let Some(c) = angle(hay, s, colon, max_len, context) {
             return Some(c);
@@ -164,14 +187,56 @@ fn scheme_start(hay: &[u8], colon: usize) -> Option<usize> {
     let floor = colon.saturating_sub(MAX_SCHEME + 1);
     let before = &hay[floor..colon];
     let run = before.iter().rev().take_while(|&&b| is_scheme_byte(b)).count();
-    let mut s = colon - run;
-    if s == floor && s > 0 && is_scheme_byte(hay[s - 1]) {
-        return None; // a run longer than any scheme: a word, not a URL
-    }
+    let first = colon - run;
+    // A run longer than any scheme is a word, not a scheme.
+    let word = first == floor && first > 0 && is_scheme_byte(hay[first - 1]);
+    let mut s = first;
     while s < colon && matches!(hay[s], b'+' | b'-' | b'.') {
         s += 1;
     }
-    if s < colon && hay[s].is_ascii_alphabetic() { Some(s) } else { None }
+    let whole =
+        (!word && s < colon && hay[s].is_ascii_alphabetic()).then_some(s);
+    match glued(hay, first, colon) {
+        Some(w)
+            if whole.is_none_or(|s| {
+                !std::str::from_utf8(&hay[s..colon])
+                    .is_ok_and(registry::is_registered)
+            }) =>
+        {
+            Some(w)
+        }
+        _ => whole,
+    }
+}
+
+/// Schemes that text is often glued to, longest first where one ends
+/// another.
+const GLUED: &[&[u8]] = &[b"https", b"http", b"mailto", b"news", b"ftp"];
+
+/// Rule 1 for a scheme glued to the text before it (`the season.http://`,
+/// `lists.example.comhttp://`, `GUARANTEEDhttp://`, `1.http://`, `=3D`
+/// of quoted-printable): where the run `hay[first..colon]` ends with
+/// one of [`GLUED`] after a prefix that cannot be part of a scheme name
+/// or is a word of its own (a `.` in it, a digit first, two or more
+/// letters), directly after a letter, digit or `.` (so `git+https` and
+/// `svn+ssh` stay whole), the start of that scheme.
+fn glued(hay: &[u8], first: usize, colon: usize) -> Option<usize> {
+    let run = colon - first;
+    if run <= 3 {
+        return None;
+    }
+    let ends = |w: &[u8]| {
+        run > w.len() && hay[colon - w.len()..colon].eq_ignore_ascii_case(w)
+    };
+    let w = *GLUED.iter().find(|w| ends(w))?;
+    let p = colon - w.len();
+    let prefix = &hay[first..p];
+    let joined =
+        matches!(hay[p - 1], b'.') || hay[p - 1].is_ascii_alphanumeric();
+    let text = prefix.contains(&b'.')
+        || prefix[0].is_ascii_digit()
+        || prefix.len() >= 2;
+    (joined && text).then_some(p)
 }
 
 pub(crate) fn is_ws(b: u8) -> bool {
@@ -232,25 +297,12 @@ fn starts_url_text(b: u8) -> bool {
         || b >= 0x80
 }
 
-/// Non-ASCII characters that end a bare URL: punctuation, symbols,
-/// spaces, controls and format characters of the blocks where they live.
-/// (Letters of every script stay in the URL: RFC 3987 IRIs.)
+/// Whether a non-ASCII character cannot be part of a host name or of
+/// the letters of a word: anything but UTS #58 Link_Term Include
+/// (punctuation, symbols that end text, spaces, controls, format
+/// characters other than ZWJ and ZWNJ).
 pub(crate) fn is_unicode_stop(c: char) -> bool {
-    matches!(c as u32,
-        0x80..=0xBF // C1 controls, NBSP, Latin-1 punctuation and symbols
-        | 0xD7 | 0xF7
-        | 0x2000..=0x206F // general punctuation, spaces, bidi controls
-        | 0x2190..=0x2BFF // arrows, math, technical, box drawing, dingbats
-        | 0x2E00..=0x2E7F // supplemental punctuation
-        | 0x3000..=0x303F // CJK symbols and punctuation: 、。「」
-        | 0xFE10..=0xFE1F // vertical forms
-        | 0xFE30..=0xFE6F // CJK compatibility and small forms
-        | 0xFEFF // byte order mark
-        | 0xFF00..=0xFF0F | 0xFF1A..=0xFF20 | 0xFF3B..=0xFF40
-        | 0xFF5B..=0xFF65 // fullwidth punctuation
-        | 0xFFF0..=0xFFFF // specials
-        | 0x1F000..=0x1FAFF // emoji and pictographs
-    )
+    link_term(c) != LinkTerm::Include
 }
 
 /// Decode the UTF-8 character at `hay[i..]`: `None` when invalid.
@@ -363,6 +415,78 @@ fn is_attribute(hay: &[u8], i: usize) -> bool {
     ends(b"href") || ends(b"src")
 }
 
+/// Rule 3 for a quoted HTML attribute value (`href="..."`): the quote
+/// fixes the URL's extent, so it runs to the closing quote on the same
+/// line, spaces and all (the URL Standard strips the spaces at either
+/// end; what RFC 3986 does not allow inside is percent-encoded when the
+/// hit is built). `None` when no closing quote comes first, for bare
+/// delimiting to decide.
+fn quoted_value(
+    hay: &[u8],
+    s: usize,
+    colon: usize,
+    max_len: usize,
+) -> Option<Candidate> {
+    let quote = hay[s - 1];
+    if !matches!(quote, b'"' | b'\'') {
+        return None;
+    }
+    let limit = hay.len().min(s.saturating_add(max_len + 1));
+    let close = s + hay[s..limit]
+        .iter()
+        .position(|&b| b == quote || matches!(b, b'\n' | b'<' | b'>'))?;
+    if hay[close] != quote {
+        return None;
+    }
+    let mut end = close;
+    while end > colon + 1 && is_ws(hay[end - 1]) {
+        end -= 1;
+    }
+    if end <= colon + 1 || std::str::from_utf8(&hay[s..end]).is_err() {
+        return None;
+    }
+    Some(Candidate {
+        trigger: colon,
+        start: s,
+        end,
+        resume: close + 1,
+        context: Context::Href,
+        cleaned: None,
+        alternative: None,
+        too_long: false,
+        abbrev: None,
+    })
+}
+
+/// Rule 1: whether the trigger's line is a line of uuencoded data
+/// (POSIX uuencode: a length character, then four characters from
+/// `` ` `` (0x60) and space to `_` for every three bytes), whose
+/// characters can spell `D://J#(` but never a lowercase letter. Only
+/// looked at when the scheme has no lowercase letter.
+fn uuencoded_line(hay: &[u8], s: usize, colon: usize) -> bool {
+    if hay[s..colon].iter().any(u8::is_ascii_lowercase) {
+        return false;
+    }
+    let floor = colon.saturating_sub(62);
+    let Some(nl) = memchr::memrchr(b'\n', &hay[floor..colon]) else {
+        return false;
+    };
+    let line_start = floor + nl + 1;
+    let ceil = hay.len().min(line_start + 64);
+    let line_end = memchr::memchr(b'\n', &hay[colon..ceil]).map(|p| colon + p);
+    let Some(mut line_end) = line_end else { return false };
+    if hay[line_end - 1] == b'\r' {
+        line_end -= 1;
+    }
+    let line = &hay[line_start..line_end];
+    let Some(&len_char) = line.first() else { return false };
+    let n = usize::from(len_char.wrapping_sub(b' ') & 63);
+    let want = 1 + n.div_ceil(3) * 4;
+    n > 0
+        && (line.len() == want || line.len() == want + 1)
+        && line.iter().all(|&b| (b' '..=b'`').contains(&b))
+}
+
 /// `<URL:...>`: the trigger is the colon of the `URL:` prefix. The
 /// content may be a relative reference (RFC 1738 appendix, Appendix E).
 fn url_prefix_angle(
@@ -436,8 +560,11 @@ fn angle(
                 }
                 0x00..=0x1F | 0x7F => return None,
                 0x80.. => {
+                    // The wrapper fixes the extent: only what ends every
+                    // link (UTS #58 Hard: spaces, controls) says that the
+                    // `<` was not a wrapper.
                     let (c, len) = char_at(hay, i)?;
-                    if is_unicode_stop(c) {
+                    if link_term(c) == LinkTerm::Hard {
                         return None;
                     }
                     i += len;
@@ -528,56 +655,112 @@ fn remove_whitespace(
     (Some(String::from_utf8(text).unwrap_or_default()), alternative)
 }
 
-/// Brackets opened inside a URL (rule 5), so that a closing one is kept
-/// when it balances and ends the URL when it closes the wrapper.
+/// Most brackets open at once inside a URL: one more ends it.
+const MAX_NESTING: usize = 16;
+
+/// The brackets opened inside a URL (rule 5, UTS #58 Link_Bracket), so
+/// that a closing one is kept when it pairs with the innermost one open
+/// and ends the URL otherwise.
 #[derive(Default)]
 pub(crate) struct Brackets {
-    paren: i32,
-    square: i32,
+    open: [char; MAX_NESTING],
+    depth: usize,
 }
 
 /// What [`Brackets::step`] found at a byte.
 pub(crate) enum Step {
-    /// A URI byte or a non-ASCII letter: the URL goes on at this offset.
+    /// A character that belongs to the URL (or may, if more follows):
+    /// the URL goes on at this offset.
     Next(usize),
-    /// The URL ends before it (a wrapper's closer, Unicode punctuation,
-    /// invalid UTF-8).
+    /// The URL ends before it (a closer that pairs with nothing, its
+    /// wrapper's closing quote, a character that ends links, invalid
+    /// UTF-8).
     End,
-    /// Another ASCII byte: the caller decides.
+    /// Another ASCII byte (whitespace, `<`, `>`, `\`, backquote, a
+    /// control): the caller decides.
     Other,
 }
 
 impl Brackets {
-    /// Rule 5 at `hay[i]`, a byte that is not [`PLAIN`].
+    /// Rule 5 at `hay[i]`, a byte that is not [`PLAIN`]. `quote` says
+    /// whether `"` may be inside the URL (in bare text, where UTS #58
+    /// counts it as Soft; elsewhere it closes the wrapper).
     #[inline(always)]
-    pub(crate) fn step(&mut self, hay: &[u8], i: usize, open: Open) -> Step {
+    pub(crate) fn step(
+        &mut self,
+        hay: &[u8],
+        i: usize,
+        open: Open,
+        quote: bool,
+    ) -> Step {
         let Some(&b) = hay.get(i) else { return Step::End };
-        if is_uri_ascii(b) {
-            if self.closes(b, open) { Step::End } else { Step::Next(i + 1) }
-        } else if b >= 0x80 {
-            match char_at(hay, i) {
-                Some((c, len)) if !is_unicode_stop(c) => Step::Next(i + len),
-                _ => Step::End,
+        match b {
+            // A bracket that opens another URL is that URL's wrapper
+            // (`a.gif[http://a.example/a.gif]`, as HTML-to-text writes).
+            b'(' | b'[' | b'{' if starts_hierarchical_url(hay, i + 1) => {
+                Step::End
             }
-        } else {
-            Step::Other
+            b'(' | b'[' | b'{' => self.push(char::from(b), i + 1),
+            b')' | b']' | b'}' => self.close(char::from(b), i + 1),
+            b'\'' if open == Open::Single => Step::End,
+            // Soft (UTS #58): inside the URL when more of it follows.
+            b'\'' => Step::Next(i + 1),
+            // Soft (UTS #58) in bare text, but only before a letter or
+            // digit: a quote before a delimiter closes a JSON or CSV
+            // string that the URL ends (`"...PUT http://a/x","next"`).
+            b'"' if quote
+                && hay.get(i + 1).is_some_and(|&n| {
+                    n.is_ascii_alphanumeric() || n >= 0x80
+                }) =>
+            {
+                Step::Next(i + 1)
+            }
+            // Include (UTS #58); percent-encoded when printed.
+            b'|' | b'^' => Step::Next(i + 1),
+            0x80.. => match char_at(hay, i) {
+                Some((c, len)) => match link_term(c) {
+                    LinkTerm::Include | LinkTerm::Soft => Step::Next(i + len),
+                    LinkTerm::Open => self.push(c, i + len),
+                    LinkTerm::Close => self.close(c, i + len),
+                    LinkTerm::Hard => Step::End,
+                },
+                None => Step::End,
+            },
+            _ if is_uri_ascii(b) => Step::Next(i + 1),
+            _ => Step::Other,
         }
     }
 
-    /// Count `b` (a URI byte that is not [`PLAIN`]); true when it closes
-    /// the wrapper `open`, which ends the URL before it.
-    pub(crate) fn closes(&mut self, b: u8, open: Open) -> bool {
-        match b {
-            b'\'' => return open == Open::Single,
-            b'(' => self.paren += 1,
-            b')' if self.paren == 0 && open == Open::Paren => return true,
-            b')' => self.paren -= 1,
-            b'[' => self.square += 1,
-            b']' if self.square == 0 && open == Open::Square => return true,
-            b']' => self.square -= 1,
-            _ => {}
+    fn push(&mut self, c: char, next: usize) -> Step {
+        match self.open.get_mut(self.depth) {
+            Some(slot) => {
+                *slot = c;
+                self.depth += 1;
+                Step::Next(next)
+            }
+            None => Step::End,
         }
-        false
+    }
+
+    /// A closer pairs with the innermost opener still open, or ends the
+    /// URL (UTS #58: Close with an empty stack or another opener on top).
+    fn close(&mut self, c: char, next: usize) -> Step {
+        let opener = match c {
+            ')' => '(',
+            ']' => '[',
+            '}' => '{',
+            _ => match link_bracket(c) {
+                Some(o) => o,
+                None => return Step::End,
+            },
+        };
+        match self.depth.checked_sub(1) {
+            Some(top) if self.open[top] == opener => {
+                self.depth = top;
+                Step::Next(next)
+            }
+            _ => Step::End,
+        }
     }
 }
 
@@ -594,6 +777,7 @@ fn bare(
     let limit = hay.len().min(s.saturating_add(max_len + 1));
     let mut joins: Vec<(usize, usize)> = Vec::new(); // removed ranges
     let mut brackets = Brackets::default();
+    let quote = context == Context::Bare;
     // The quote depth of the URL's first line, once there is a join.
     let mut depth = None;
     let mut i = s;
@@ -604,9 +788,19 @@ fn bare(
         if i >= limit {
             break;
         }
-        match brackets.step(hay, i, open) {
+        match brackets.step(hay, i, open, quote) {
             Step::Next(next) => i = next,
             Step::End => break,
+            Step::Other if is_ws(hay[i]) && open_escape(hay, s, i) > 0 => {
+                // Rule 6: a line break inside a percent-escape.
+                match escape_join(hay, i, open_escape(hay, s, i)) {
+                    Some(next) => {
+                        joins.push((i, next));
+                        i = next;
+                    }
+                    None => break,
+                }
+            }
             Step::Other if is_ws(hay[i]) && i > s && hay[i - 1] == b'-' => {
                 // Rule 6: a hyphen at the end of the line.
                 let depth =
@@ -625,8 +819,21 @@ fn bare(
     let too_long = i - s > max_len;
     let mut end = i;
     if !too_long {
-        end = trim_trailing(hay, s, end);
-        joins.retain(|&(a, _)| a < end);
+        end = authority_end(hay, colon, end, &joins);
+        loop {
+            end = trim_trailing(hay, s, end);
+            end = host_end(hay, colon, end);
+            end = mailto_end(hay, s, colon, end);
+            joins.retain(|&(a, _)| a < end);
+            // A line break joined for nothing: the URL ends before it.
+            match joins.last() {
+                Some(&(a, b)) if b >= end => {
+                    end = a;
+                    joins.pop();
+                }
+                _ => break,
+            }
+        }
     }
     if end <= colon + 1 {
         return None;
@@ -638,16 +845,21 @@ fn bare(
         let mut text = Vec::with_capacity(end - s);
         let mut alt = Vec::with_capacity(end - s);
         let mut from = s;
+        // The variant leaves out the hyphens of hyphen breaks (a break
+        // inside a percent-escape has no such variant).
+        let mut hyphens = false;
         for &(a, b) in &joins {
+            let hyphen = hay[a - 1] == b'-';
+            hyphens |= hyphen;
             text.extend_from_slice(&hay[from..a]);
-            alt.extend_from_slice(&hay[from..a - 1]);
+            alt.extend_from_slice(&hay[from..a - usize::from(hyphen)]);
             from = b;
         }
         text.extend_from_slice(&hay[from..end]);
         alt.extend_from_slice(&hay[from..end]);
         (
             Some(String::from_utf8(text).unwrap_or_default()),
-            Some(String::from_utf8(alt).unwrap_or_default()),
+            hyphens.then(|| String::from_utf8(alt).unwrap_or_default()),
         )
     };
     Some(Candidate {
@@ -661,6 +873,210 @@ fn bare(
         too_long,
         abbrev: None,
     })
+}
+
+/// Rule 5 for the authority of a `scheme://` URL (RFC 3986 3.2): it
+/// ends at the first character that cannot be in it, and unless that is
+/// `/`, `?` or `#` the URL ends there too (as UTS #58 ends the host):
+/// `http://localhost:8086|/|x` is `http://localhost:8086`, and the
+/// Latin-1 symbols that 8-bit text read in the wrong charset leaves
+/// after a host do not join it. The host's characters: ASCII letters,
+/// digits, `-._~`, sub-delims, `%`, and `:@[]` of the port, userinfo
+/// and IP literals; non-ASCII letters (UTS #58 Include, not the Latin-1
+/// symbols U+0080 to U+00BF, `×` and `÷`). Line breaks joined after a
+/// hyphen are skipped.
+fn authority_end(
+    hay: &[u8],
+    colon: usize,
+    end: usize,
+    joins: &[(usize, usize)],
+) -> usize {
+    let mut i = colon + 3;
+    if hay.get(colon + 1..i) != Some(b"//") {
+        return end;
+    }
+    let mut joins = joins.iter().peekable();
+    while i < end {
+        // The common case first: a run of ASCII host bytes, eight at a
+        // time.
+        while let Some(w) = hay.get(i..i + 8).filter(|_| i + 8 <= end) {
+            if !w.iter().fold(true, |all, &b| all & AUTHORITY[b as usize]) {
+                break;
+            }
+            i += 8;
+        }
+        while i < end && AUTHORITY[hay[i] as usize] {
+            i += 1;
+        }
+        if i >= end {
+            break;
+        }
+        if let Some(&&(a, b)) = joins.peek()
+            && a == i
+        {
+            i = b;
+            joins.next();
+            continue;
+        }
+        if hay[i] < 0x80 {
+            break;
+        }
+        match char_at(hay, i) {
+            Some((ch, len))
+                if !is_unicode_stop(ch)
+                    && !matches!(ch, '\u{80}'..='\u{BF}' | '×' | '÷') =>
+            {
+                i += len;
+            }
+            _ => break,
+        }
+    }
+    if i < end && !matches!(hay[i], b'/' | b'?' | b'#') { i } else { end }
+}
+
+/// The ASCII bytes of an authority (RFC 3986 3.2): unreserved, `%`,
+/// sub-delims but `'` (which closes quotes in text), and `:@[]`.
+static AUTHORITY: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 128 {
+        let b = i as u8;
+        t[i] = (is_unreserved(b) || is_sub_delim(b) && b != b'\'')
+            || matches!(b, b'%' | b':' | b'@' | b'[' | b']');
+        i += 1;
+    }
+    t
+};
+
+/// Rule 5 for a URL that ends in its authority (`scheme://host`): a
+/// host name never ends with `-` (RFC 1123 2.1), so a final `-` is the
+/// text's dash (`http://host.example- and more`), and what it leaves is
+/// trimmed again.
+fn host_end(hay: &[u8], colon: usize, mut end: usize) -> usize {
+    let authority = colon + 3;
+    if hay[end - 1] != b'-'
+        || hay.get(colon + 1..authority) != Some(b"//")
+        || end <= authority
+    {
+        return end;
+    }
+    if hay[authority..end].iter().any(|&b| matches!(b, b'/' | b'?' | b'#')) {
+        return end;
+    }
+    while end > authority && hay[end - 1] == b'-' {
+        while end > authority && hay[end - 1] == b'-' {
+            end -= 1;
+        }
+        end = trim_trailing(hay, colon + 1, end);
+    }
+    end
+}
+
+/// Rule 5 for `mailto:` (RFC 6068 2): the addresses end with their
+/// domain, a host name (RFC 5321 4.1.2), unless header fields (`?`) or
+/// another address (`,`) follow; so `mailto:a@example.com/foo` is
+/// `mailto:a@example.com` (as UTS #58 ends an e-mail address). Without
+/// an `@` the text is left as it is, for validation to judge.
+fn mailto_end(hay: &[u8], s: usize, colon: usize, end: usize) -> usize {
+    if end <= colon + 1 || !hay[s..colon].eq_ignore_ascii_case(b"mailto") {
+        return end;
+    }
+    let mut i = colon + 1;
+    loop {
+        // The local part, up to its `@`.
+        let Some(at) = hay[i..end].iter().position(|&b| b == b'@') else {
+            return end;
+        };
+        if hay[i..i + at].iter().any(|&b| matches!(b, b'?' | b',')) {
+            return end;
+        }
+        // The domain: letters, digits, `-`, `.`, escapes, non-ASCII
+        // letters, or an address literal.
+        let mut d = i + at + 1;
+        if hay.get(d) == Some(&b'[') {
+            match hay[d..end].iter().position(|&b| b == b']') {
+                Some(p) => d += p + 1,
+                None => return end,
+            }
+        } else {
+            d = domain_end(hay, d, end, true);
+        }
+        // A scheme glued to the domain (`a@b.comhttp://`) is not part
+        // of it.
+        if hay.get(d) == Some(&b':')
+            && let Some(p) = glued(hay, i + at + 1, d)
+        {
+            d = p;
+        }
+        match hay.get(d) {
+            _ if d >= end => return end,
+            Some(b'?') => return end,
+            Some(b',') if d + 1 < end => i = d + 1,
+            _ => return trim_trailing(hay, s, d),
+        }
+    }
+}
+
+/// How many hex digits the percent-escape that `hay[s..i]` ends in still
+/// lacks (RFC 3986 2.1: `%` and two hex digits): 2 after `%`, 1 after
+/// `%` and a digit, 0 otherwise.
+fn open_escape(hay: &[u8], s: usize, i: usize) -> usize {
+    if i > s && hay[i - 1] == b'%' {
+        2
+    } else if i > s + 1 && hay[i - 2] == b'%' && hay[i - 1].is_ascii_hexdigit()
+    {
+        1
+    } else {
+        0
+    }
+}
+
+/// Rule 6 for a URL broken inside a percent-escape: no URL ends in an
+/// incomplete escape, so when the next line (after its indentation and
+/// a reply's quote marks) starts with the `missing` hex digits, the URL
+/// goes on there; where it goes on, or `None`.
+fn escape_join(hay: &[u8], i: usize, missing: usize) -> Option<usize> {
+    let mut j = i;
+    while j < hay.len() && matches!(hay[j], b' ' | b'\t' | b'\r') {
+        j += 1;
+    }
+    if hay.get(j) != Some(&b'\n') {
+        return None;
+    }
+    j += 1;
+    while j < hay.len() && matches!(hay[j], b' ' | b'\t' | b'>' | b'|') {
+        j += 1;
+    }
+    let digits = hay.get(j..j + missing)?;
+    (digits.iter().all(u8::is_ascii_hexdigit) && j - i <= 64).then_some(j)
+}
+
+/// The end of the domain name that starts at `hay[d]` (before `limit`):
+/// ASCII letters, digits, `-`, `.` and `_`, non-ASCII letters (UTS #58
+/// Include), and `%` when `escapes` (in a URI, RFC 3986 2.1).
+pub(crate) fn domain_end(
+    hay: &[u8],
+    mut d: usize,
+    limit: usize,
+    escapes: bool,
+) -> usize {
+    while d < limit {
+        let b = hay[d];
+        if b.is_ascii_alphanumeric()
+            || matches!(b, b'-' | b'.' | b'_')
+            || (escapes && b == b'%')
+        {
+            d += 1;
+        } else if b >= 0x80 {
+            match char_at(hay, d) {
+                Some((c, len)) if !is_unicode_stop(c) => d += len,
+                _ => break,
+            }
+        } else {
+            break;
+        }
+    }
+    d
 }
 
 /// Rule 6: at whitespace `hay[i]` after a `-`, return where the URL goes
@@ -756,20 +1172,40 @@ fn skip_quote(hay: &[u8], mut j: usize, depth: usize) -> Option<usize> {
     Some(j)
 }
 
-/// Rule 5: drop trailing sentence punctuation and unbalanced closers.
+/// Rule 5: drop what ends a URL's text but is not part of the URL:
+/// sentence punctuation and quotes (UTS #58 Link_Term Soft: part of a
+/// link only when more of it follows), closers that pair with nothing,
+/// an opener with nothing after it, a footnote marker (`[2]`, as mail
+/// readers show it apart from the link), and the `*`, `_` or `~` that
+/// close Markdown emphasis opened before the URL on its line.
 pub(crate) fn trim_trailing(hay: &[u8], s: usize, mut end: usize) -> usize {
     while end > s {
         let b = hay[end - 1];
-        let drop = match b {
-            b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'' => true,
-            b')' => unbalanced(&hay[s..end], b'(', b')'),
-            b']' => unbalanced(&hay[s..end], b'[', b']'),
-            _ => false,
+        let cut = match b {
+            b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'' | b'"' => 1,
+            b'(' | b'[' | b'{' => 1,
+            b')' => usize::from(unbalanced(&hay[s..end], b'(', b')')),
+            b']' if unbalanced(&hay[s..end], b'[', b']') => 1,
+            b']' => footnote(&hay[s..end]),
+            b'}' => usize::from(unbalanced(&hay[s..end], b'{', b'}')),
+            b'*' | b'_' | b'~' => emphasis(hay, s, end, b),
+            0x80.. => match char_before(hay, end) {
+                Some(c)
+                    if matches!(
+                        link_term(c),
+                        LinkTerm::Soft | LinkTerm::Open
+                    ) =>
+                {
+                    c.len_utf8()
+                }
+                _ => 0,
+            },
+            _ => 0,
         };
-        if !drop {
+        if cut == 0 {
             break;
         }
-        end -= 1;
+        end -= cut;
     }
     end
 }
@@ -778,6 +1214,31 @@ fn unbalanced(text: &[u8], open: u8, close: u8) -> bool {
     let opens = text.iter().filter(|&&b| b == open).count();
     let closes = text.iter().filter(|&&b| b == close).count();
     closes > opens
+}
+
+/// The length of a footnote marker, `[` one to three digits `]`, at the
+/// end of `text` after something else (0 when there is none).
+fn footnote(text: &[u8]) -> usize {
+    let Some(open) = text.iter().rposition(|&b| b == b'[') else {
+        return 0;
+    };
+    let digits = &text[open + 1..text.len() - 1];
+    let is_marker = open > 0
+        && (1..=3).contains(&digits.len())
+        && digits.iter().all(u8::is_ascii_digit);
+    if is_marker { text.len() - open } else { 0 }
+}
+
+/// The run of `mark` (`*`, `_` or `~`) at the end of `hay[s..end]`, when
+/// at least as many of it stand before `s` on the line (emphasis that
+/// the URL's end closes, as `*see http://a.example/*`); 0 otherwise.
+fn emphasis(hay: &[u8], s: usize, end: usize, mark: u8) -> usize {
+    let run = hay[s..end].iter().rev().take_while(|&&b| b == mark).count();
+    let floor = s.saturating_sub(LOOKBACK);
+    let line = memchr::memrchr(b'\n', &hay[floor..s])
+        .map_or(floor, |p| floor + p + 1);
+    let before = hay[line..s].iter().filter(|&&b| b == mark).count();
+    if run < end - s && before >= run { run } else { 0 }
 }
 
 #[cfg(test)]

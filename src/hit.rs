@@ -125,6 +125,9 @@ pub(crate) struct Rare {
     pub errors: Vec<String>,
     /// The resolved form when it differs from `url`.
     pub resolved: Option<String>,
+    /// The URL with the characters RFC 3986 does not allow in its path,
+    /// query and fragment percent-encoded, when that makes it valid.
+    pub repaired: Option<String>,
     /// Where in a mail message or news article the hit was found: shared
     /// by the hits of one piece of a message (one allocation per piece,
     /// not four per hit), and small in a `Rare` that has none.
@@ -275,21 +278,45 @@ impl Hit {
         crate::unwrap::unwrap(self.resolved().unwrap_or(self.url()))
     }
 
-    /// Warnings about a valid hit, computed when asked for: the advice of
-    /// its scheme's rules ([`schemes::check`]), the security lint of
-    /// url-syntax draft section 7 and RFC 3986 section 7 ([`lint::lint`]),
-    /// and a scheme missing from the bundled IANA registry
-    /// (`unregistered-scheme`). A relative reference is checked in its
-    /// resolved form. Empty for invalid hits: their errors say more.
+    /// Warnings about a usable hit ([`Hit::usable`]), computed when
+    /// asked for: `percent-encoded` for a repaired one ([`Hit::repaired`]),
+    /// the advice of its scheme's rules ([`schemes::check`]), the security
+    /// lint of url-syntax draft section 7 and RFC 3986 section 7
+    /// ([`lint::lint`]), and a scheme missing from the bundled IANA
+    /// registry (`unregistered-scheme`). A relative reference is checked
+    /// in its resolved form. Empty for other invalid hits: their errors
+    /// say more.
     pub fn warnings(&self) -> Vec<Finding> {
-        if !self.is_valid() {
+        let Some(usable) = self.usable() else {
             return Vec::new();
+        };
+        let mut out = Vec::new();
+        if self.repaired().is_some() {
+            let encoded: String = self
+                .url()
+                .chars()
+                .filter(|&c| !usable.contains(c))
+                .fold(String::new(), |mut s, c| {
+                    if !s.contains(c) {
+                        s.push(c);
+                    }
+                    s
+                });
+            out.push(Finding::warning(
+                "percent-encoded",
+                format!(
+                    "characters RFC 3986 does not allow here were \
+                     percent-encoded as browsers do (RFC 3986 2.1): {:?}",
+                    encoded
+                ),
+            ));
         }
-        let uri = Uri::parse(self.resolved().unwrap_or(self.url()));
-        let mut out: Vec<Finding> = schemes::check(&uri)
-            .into_iter()
-            .filter(|f| f.severity == Severity::Warning)
-            .collect();
+        let uri = Uri::parse(self.resolved().unwrap_or(usable));
+        out.extend(
+            schemes::check(&uri)
+                .into_iter()
+                .filter(|f| f.severity == Severity::Warning),
+        );
         out.extend(lint::lint(&uri));
         if let Some(scheme) = uri.scheme()
             && !registry::is_registered(scheme)
@@ -321,6 +348,24 @@ impl Hit {
     /// that resolved against a base).
     pub fn is_valid(&self) -> bool {
         self.errors().is_empty()
+    }
+
+    /// For a URL that is not valid only because its path, query or
+    /// fragment holds characters RFC 3986 does not allow there (a space
+    /// in an HTML attribute, `|` in a query, `[` in a path), the URL with
+    /// those characters percent-encoded, as browsers send it (RFC 3986
+    /// 2.1, RFC 3987 3.1); [`Hit::is_valid`] stays false and
+    /// [`Hit::errors`] says what was wrong. `None` otherwise.
+    pub fn repaired(&self) -> Option<&str> {
+        self.rare.as_ref()?.repaired.as_deref()
+    }
+
+    /// The URL in a form that can be used: as written when valid, its
+    /// [`Hit::repaired`] form otherwise; `None` for a hit that is
+    /// neither (what the command-line tool prints only with
+    /// `--invalid`).
+    pub fn usable(&self) -> Option<&str> {
+        if self.is_valid() { Some(self.url()) } else { self.repaired() }
     }
 
     /// Why the hit is not valid; empty when it is.

@@ -40,7 +40,7 @@ use crate::resolve::{normalize_dots, resolve};
 use crate::scan::{TriggerSearch, evaluate_any, next_trigger, scan};
 use crate::stream::Segment;
 use crate::validate::schemes::{self, Severity};
-use crate::validate::{Quick, Uri, quick_check};
+use crate::validate::{ErrorKind, Quick, Uri, UriError, quick_check};
 
 /// Default for [`ExtractorBuilder::max_url_len`]: 8192 bytes.
 pub const DEFAULT_MAX_URL_LEN: usize = 8192;
@@ -1271,47 +1271,36 @@ impl Extractor {
                 return None;
             }
         }
-        let mut errors: Vec<String> =
-            uri.errors().iter().map(|e| e.to_string()).collect();
-        if uri.authority() == Some("")
-            && uri.path().is_empty()
-            && uri.query().is_none()
-            && uri.fragment().is_none()
-        {
-            // `file://` in "file://<host>/<path>": a scheme and nothing.
-            errors.push("nothing after the scheme and `//`".to_string());
-        }
-        if errors.is_empty() && uri.is_absolute() {
-            // The scheme's own rules (RFC 1738 and the schemes' RFCs).
-            errors.extend(
-                schemes::check(&uri)
-                    .into_iter()
-                    .filter(|f| f.severity == Severity::Error)
-                    .map(|f| format!("{}: {}", f.code, f.message)),
-            );
-        }
-        let mut resolved = None;
-        let mut resolved_is_url = false;
-        if uri.is_absolute() {
-            if !errors.is_empty() {
-            } else if has_dot_segment(uri.path()) {
-                resolved = Some(normalize_dots(&uri));
-            } else {
-                resolved_is_url = true;
-            }
-        } else if let Some(b) = base {
-            let base = Uri::parse(b);
-            if errors.is_empty() {
-                match resolve(&base, &uri) {
-                    Ok(r) => resolved = Some(r),
-                    Err(e) => errors.push(e.to_string()),
-                }
-            }
-        } else {
-            errors.push("relative reference and no base URI".to_string());
-        }
-        let rare = (!errors.is_empty() || resolved.is_some())
-            .then(|| Box::new(Rare { errors, resolved, ..Rare::default() }));
+        let grammar = uri.errors();
+        let (errors, resolved, resolved_is_url) = check(&uri, &grammar, base);
+        // A URL invalid only for characters that browsers percent-encode
+        // (RFC 3986 2.1) is kept in that encoded form, if it is valid
+        // then.
+        let encodable = grammar.iter().any(|e| {
+            matches!(
+                e.kind(),
+                ErrorKind::InvalidCharacter | ErrorKind::BadPercentEncoding
+            )
+        });
+        let repaired = encodable
+            .then(|| crate::validate::percent_encode_disallowed(text))
+            .flatten()
+            .and_then(|fixed| {
+                let uri = Uri::parse(&fixed);
+                let (e, resolved, _) = check(&uri, &uri.errors(), base);
+                e.is_empty().then_some((fixed, resolved))
+            });
+        let rare = match repaired {
+            Some((fixed, resolved)) => Some(Box::new(Rare {
+                errors,
+                resolved: resolved.or_else(|| Some(fixed.clone())),
+                repaired: Some(fixed),
+                ..Rare::default()
+            })),
+            None => (!errors.is_empty() || resolved.is_some()).then(|| {
+                Box::new(Rare { errors, resolved, ..Rare::default() })
+            }),
+        };
         Some(Hit {
             start: 0,
             end: 0,
@@ -1448,6 +1437,57 @@ impl Extractor {
         }
         accepted
     }
+}
+
+/// The errors of a parsed URI (its `grammar` errors, RFC 3986, then its
+/// scheme's own rules) and its resolved form: the URI without dot segments, or the
+/// reference resolved against `base` (RFC 3986 5.2); the last is true
+/// when the resolved form is the URI as written.
+fn check(
+    uri: &Uri,
+    grammar: &[UriError],
+    base: Option<&str>,
+) -> (Vec<String>, Option<String>, bool) {
+    let mut errors: Vec<String> =
+        grammar.iter().map(|e| e.to_string()).collect();
+    if uri.authority() == Some("")
+        && uri.path().is_empty()
+        && uri.query().is_none()
+        && uri.fragment().is_none()
+    {
+        // `file://` in "file://<host>/<path>": a scheme and nothing.
+        errors.push("nothing after the scheme and `//`".to_string());
+    }
+    if errors.is_empty() && uri.is_absolute() {
+        // The scheme's own rules (RFC 1738 and the schemes' RFCs).
+        errors.extend(
+            schemes::check(uri)
+                .into_iter()
+                .filter(|f| f.severity == Severity::Error)
+                .map(|f| format!("{}: {}", f.code, f.message)),
+        );
+    }
+    let mut resolved = None;
+    let mut resolved_is_url = false;
+    if uri.is_absolute() {
+        if !errors.is_empty() {
+        } else if has_dot_segment(uri.path()) {
+            resolved = Some(normalize_dots(uri));
+        } else {
+            resolved_is_url = true;
+        }
+    } else if let Some(b) = base {
+        let base = Uri::parse(b);
+        if errors.is_empty() {
+            match resolve(&base, uri) {
+                Ok(r) => resolved = Some(r),
+                Err(e) => errors.push(e.to_string()),
+            }
+        }
+    } else {
+        errors.push("relative reference and no base URI".to_string());
+    }
+    (errors, resolved, resolved_is_url)
 }
 
 /// `hit` with the input offsets of candidate `c` of `seg`.

@@ -554,6 +554,79 @@ impl<'a> Uri<'a> {
     }
 }
 
+/// `s` with the characters RFC 3986 does not allow in its path, query
+/// and fragment percent-encoded as UTF-8 (RFC 3986 2.1), as browsers
+/// encode them before a request: space and the other ASCII characters
+/// outside the URI grammar (`"` `<` `>` `\` `^` `` ` `` `{` `|` `}`,
+/// controls), `[` and `]` (allowed only around an IP literal, RFC 3986
+/// 3.2.2), a `%` not followed by two hex digits, `#` inside the fragment,
+/// and the non-ASCII characters RFC 3987 2.2 does not allow in an IRI
+/// (bidi formatting characters, noncharacters). Letters of every script
+/// are kept (RFC 3987).
+///
+/// `None` when there is nothing to encode, or when the scheme or the
+/// authority is invalid: a host is never repaired, since no encoding
+/// makes a wrong host name right.
+pub fn percent_encode_disallowed(s: &str) -> Option<String> {
+    let uri = Uri::parse(s);
+    let tail = uri.path.start;
+    if uri.errors().iter().all(|e| e.offset < tail) {
+        return None; // nothing to encode, or an error before the path
+    }
+    let head_ok = uri.errors().iter().all(|e| e.offset >= tail);
+    if !head_ok {
+        return None;
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    out.push_str(&s[..tail]);
+    let query = uri.query.map(|q| q.start - 1);
+    let fragment = uri.fragment.map(|f| f.start - 1);
+    let bytes = s.as_bytes();
+    let mut i = tail;
+    while i < s.len() {
+        let b = bytes[i];
+        // The delimiters that start the query and the fragment.
+        if Some(i) == query || Some(i) == fragment {
+            out.push(b as char);
+            i += 1;
+            continue;
+        }
+        let in_query =
+            query.is_some_and(|q| i > q) && fragment.is_none_or(|f| i < f);
+        let in_fragment = fragment.is_some_and(|f| i > f);
+        let extra: &[u8] =
+            if in_query || in_fragment { b":@/?" } else { b":@/" };
+        let mask =
+            extra.iter().fold(CLASS_BASE | DOT, |m, &x| m | class_bit(x));
+        if b < 0x80 && CLASS[b as usize] & mask != 0 {
+            out.push(b as char);
+            i += 1;
+            continue;
+        }
+        if b == b'%' && is_hex(bytes.get(i + 1)) && is_hex(bytes.get(i + 2)) {
+            out.push_str(&s[i..i + 3]);
+            i += 3;
+            continue;
+        }
+        let c = s[i..].chars().next().unwrap_or('\u{FFFD}');
+        if b >= 0x80 && is_iri_char(c, in_query) {
+            out.push(c);
+        } else {
+            let mut utf8 = [0; 4];
+            for &u in c.encode_utf8(&mut utf8).as_bytes() {
+                out.push('%');
+                out.push(char::from(HEX_UPPER[usize::from(u >> 4)]));
+                out.push(char::from(HEX_UPPER[usize::from(u & 15)]));
+            }
+        }
+        i += c.len_utf8();
+    }
+    (out != s).then_some(out)
+}
+
+/// Upper-case hex digits (RFC 3986 2.1: producers should use them).
+const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
+
 /// RFC 3986 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
 fn check_scheme(s: &str, sp: Span, errs: &mut Vec<UriError>) {
     let scheme = s.get(sp.range()).unwrap_or("");
@@ -1042,7 +1115,9 @@ mod tests {
         // Cyrillic letters percent-encoded are 24 (helper-found cases).
         let enc = "%61".repeat(22);
         assert!(Uri::parse(&format!("http://{enc}.com/")).is_valid());
-        assert!(quick_check(&format!("http://{enc}.com/")).is_some());
+        // The fast path leaves escapes in a host to the full check (the
+        // schemes' label rules decode them).
+        assert!(quick_check(&format!("http://{enc}.com/")).is_none());
         let cyr = "%D0%BF".repeat(12);
         assert!(Uri::parse(&format!("http://{cyr}.example/")).is_valid());
         // The fast path measures labels as the full check does.
@@ -1054,8 +1129,17 @@ mod tests {
             first(&format!("http://{e64}.com/")),
             Some((ErrorKind::LabelTooLong, 7))
         );
-        // Underscores and empty labels are allowed by RFC 3986.
+        // Underscores and empty labels are allowed by RFC 3986 (http's
+        // own rules refuse the empty label); the fast path leaves empty
+        // labels and labels with `-` at either end to those rules.
         assert!(Uri::parse("http://_dmarc..example_/").is_valid());
+        for host in ["a..b", ".a", "-a.b", "a-.b", "a.b-", "a.-b"] {
+            assert!(
+                quick_check(&format!("http://{host}/")).is_none(),
+                "{host}"
+            );
+        }
+        assert!(quick_check("http://a-b.example./x").is_some());
     }
 
     #[test]
@@ -1336,8 +1420,14 @@ pub(crate) fn quick_check(s: &str) -> Option<Quick> {
         // RFC 3986 3.2.2: host; here only a reg-name of unreserved and
         // pct-encoded characters (labels <= 63, name <= 255), 3.2.3 port.
         i += 2;
+        // Labels that are empty or start or end with `-` are left to the
+        // schemes' own rules (RFC 1123 2.1 for http), and so are escapes.
         let host_start = i;
         let mut label = 0usize;
+        // A label's first and last bytes are looked at where it ends.
+        let bad_label = |end: usize, len: usize| {
+            len == 0 || b[end - len] == b'-' || b[end - 1] == b'-'
+        };
         while let Some(&c) = b.get(i) {
             match HOST[c as usize] {
                 HOST_LABEL => {
@@ -1346,16 +1436,16 @@ pub(crate) fn quick_check(s: &str) -> Option<Quick> {
                         return None;
                     }
                 }
+                HOST_DOT if bad_label(i, label) => return None,
                 HOST_DOT => label = 0,
                 HOST_END => break,
-                // One octet (RFC 1034 3.1 counts octets).
-                HOST_PCT if is_hex(b.get(i + 1)) && is_hex(b.get(i + 2)) => {
-                    label += 1;
-                    i += 2;
-                }
-                _ => return None, // userinfo, IP literal, sub-delims, ...
+                _ => return None, // escapes, userinfo, IP literal, ...
             }
             i += 1;
+        }
+        // The last label (empty after a final `.`: the root).
+        if label > 0 && bad_label(i, label) {
+            return None;
         }
         let host_len = i - host_start;
         if host_len == 0 || host_len > 255 {

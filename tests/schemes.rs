@@ -103,14 +103,19 @@ fn ascii_prints_the_uri_form_of_iris() {
 
 #[test]
 fn iri_ends_at_non_ascii_punctuation() {
+    // UTS #58: a closer that pairs with nothing, and Soft punctuation
+    // with no more of the URL after it, end a URL; Soft punctuation
+    // followed by letters is inside it (CJK text without a space after
+    // a URL runs on, as UTS #58 says).
     let text = "（http://example.com/パス）と «http://a.example/x»、 \
-        http://b.example/y、次\n";
+        http://b.example/y、 次 http://c.example/z、次\n";
     assert_eq!(
         lines(&[], text),
         [
             "http://example.com/パス",
             "http://a.example/x",
-            "http://b.example/y"
+            "http://b.example/y",
+            "http://c.example/z、次"
         ]
     );
 }

@@ -62,6 +62,7 @@ pub(crate) fn hit_object(buf: &mut Vec<u8>, input: &InputInfo, hit: &Hit) {
     o.field("uri", &uri_form);
     o.field("normalized", &normalized);
     o.field("valid", &hit.is_valid());
+    o.field("repaired", &hit.repaired());
     o.field("errors", hit.errors());
     o.field("warnings", &warnings(hit));
     o.field("scheme", &uri.scheme());

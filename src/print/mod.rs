@@ -56,7 +56,7 @@ pub struct PrintOptions {
     pub null: bool,
     /// Print the resolved form instead of the URL as written.
     pub resolved: bool,
-    /// Print hits that are not valid URLs too.
+    /// Print hits that are not usable URLs too ([`Hit::usable`]).
     pub invalid: bool,
     /// Print each URL once: the first time its normal form (RFC 3986
     /// 6.2.2, 6.2.3, of its URI form) is seen.
@@ -172,7 +172,7 @@ impl<W: Write> Printer<W> {
     /// Whether `hit` is printed; `codes` gets its warnings' codes when
     /// they are asked for (computed once, here).
     fn wanted(&mut self, hit: &Hit, codes: &mut Vec<&'static str>) -> bool {
-        if !self.opts.invalid && !hit.is_valid() {
+        if !self.opts.invalid && hit.usable().is_none() {
             return false;
         }
         if self.opts.warnings {
@@ -191,14 +191,16 @@ impl<W: Write> Printer<W> {
         true
     }
 
-    /// The text printed for a hit: the URL as written or resolved, its
+    /// The text printed for a hit: the URL as written (percent-encoded
+    /// where RFC 3986 requires it, [`Hit::repaired`]) or resolved, its
     /// target with `unwrap`, in URI form with `ascii`, normalized with
     /// `normalize`.
     fn text<'h>(&self, hit: &'h Hit) -> Cow<'h, str> {
+        let written = hit.usable().unwrap_or(hit.url());
         let mut text = Cow::Borrowed(if self.opts.resolved {
-            hit.resolved().unwrap_or(hit.url())
+            hit.resolved().unwrap_or(written)
         } else {
-            hit.url()
+            written
         });
         if self.opts.unwrap
             && let Some(target) = hit.unwrapped()

@@ -68,6 +68,7 @@ pub fn check(uri: &Uri) -> Vec<Finding> {
         b"ws" | b"wss" => ws(uri, out_ref),
         b"urn" => urn(uri, out_ref),
         b"tel" => tel(uri, out_ref),
+        b"fax" | b"modem" => fax(uri, out_ref),
         b"data" => data(uri, out_ref),
         _ => {}
     }
@@ -133,6 +134,46 @@ fn is_dns_name(host: &str, iri: bool) -> bool {
     label_start < host.len()
         && host.last() != Some(&b'-')
         && host.get(label_start).is_some_and(|&c| letter(c))
+}
+
+/// The labels of a registered name that DNS resolves (RFC 1034 3.5, RFC
+/// 1123 2.1, and UTS #58 section 3, which does not link such hosts):
+/// none empty but for the root label after a final `.`, none starting
+/// or ending with `-`. Percent-escapes are decoded first; what the
+/// labels hold is left to IDNA and the resolver (`_` occurs in real
+/// names, a name of digits is read as an IPv4 address by browsers).
+fn dns_labels(host: &str) -> Result<(), &'static str> {
+    let decoded = pct_decode(host);
+    let name = decoded.strip_suffix(b".").unwrap_or(&decoded);
+    for label in name.split(|&b| b == b'.') {
+        if label.is_empty() {
+            return Err("has an empty label");
+        }
+        if label.starts_with(b"-") || label.ends_with(b"-") {
+            return Err("has a label that starts or ends with '-'");
+        }
+    }
+    Ok(())
+}
+
+/// [`dns_labels`] for the host of a scheme whose hosts are DNS names.
+fn host_labels(uri: &Uri, scheme: &str, out: &mut Vec<Finding>) {
+    let Some(host) = uri.host().filter(|h| !h.is_empty()) else {
+        return;
+    };
+    if uri.host_kind() != Some(HostKind::RegName) {
+        return;
+    }
+    if let Err(why) = dns_labels(host) {
+        err(
+            out,
+            "host-label",
+            format!(
+                "the {scheme} host '{host}' {why} (RFC 1034 3.5, RFC 1123 \
+                 2.1)"
+            ),
+        );
+    }
 }
 
 /// What an RFC 1738 server-based scheme allows before the host.
@@ -319,6 +360,7 @@ fn http(uri: &Uri, out: &mut Vec<Finding>) {
     // RFC 9110 4.2.1: "A sender MUST NOT generate an "http" URI with an
     // empty host identifier"; the authority is required.
     need_host(uri, scheme, "RFC 9110 4.2.1", out);
+    host_labels(uri, scheme, out);
     // RFC 9110 4.2.4: the userinfo subcomponent is deprecated (RFC 1738
     // 3.3: "No user name or password is allowed").
     if uri.userinfo().is_some() {
@@ -477,14 +519,39 @@ fn addr_spec(a: &str) -> Result<(), &'static str> {
     let Some(domain) = rest.strip_prefix('@') else {
         return Err("no '@' between local part and domain");
     };
+    // dtext-no-obs = %d33-90 / %d94-126 in a literal. Otherwise the
+    // domain of a mailbox is a host name (RFC 5321 4.1.2: Domain =
+    // sub-domain *("." sub-domain), letters, digits and inner hyphens;
+    // RFC 6531 3.3 adds U-labels), a dot-atom of its own: `/`, `=` or `?`
+    // may be atext, but not in a domain that mail can reach.
     let ok = match domain.strip_prefix('[') {
-        // dtext-no-obs = %d33-90 / %d94-126
         Some(lit) => lit.strip_suffix(']').is_some_and(|d| {
             d.bytes().all(|b| matches!(b, 33..=90 | 94..=126))
         }),
-        None => is_dot_atom(domain),
+        None => is_host_name(domain.as_bytes()),
     };
-    if ok { Ok(()) } else { Err("domain is not a dot-atom or [literal]") }
+    if ok { Ok(()) } else { Err("domain is not a host name or [literal]") }
+}
+
+/// A host name as mail domains are written (RFC 5321 4.1.2, RFC 6531
+/// 3.3): labels of letters, digits, `-` (not first or last), `_` and
+/// non-ASCII characters (U-labels), a `.` between labels and one at the
+/// end (the root).
+fn is_host_name(name: &[u8]) -> bool {
+    let name = name.strip_suffix(b".").unwrap_or(name);
+    let mut prev = b'.';
+    for &b in name {
+        let ok = match b {
+            b'.' => prev != b'.' && prev != b'-',
+            b'-' => prev != b'.',
+            _ => b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80,
+        };
+        if !ok {
+            return false;
+        }
+        prev = b;
+    }
+    !name.is_empty() && prev != b'-'
 }
 
 /// RFC 6068 section 2: `mailtoURI = "mailto:" [ to ] [ hfields ]`.
@@ -899,6 +966,7 @@ fn prospero(uri: &Uri, out: &mut Vec<Finding>) {
 fn ws(uri: &Uri, out: &mut Vec<Finding>) {
     let scheme = uri.scheme().unwrap_or("ws");
     need_host(uri, scheme, "RFC 6455 3", out);
+    host_labels(uri, scheme, out);
     if uri.userinfo().is_some() {
         err(
             out,
@@ -1028,6 +1096,57 @@ fn is_paramchar_str(s: &str) -> bool {
             || matches!(b, b'-' | b'.' | b'_' | b'~' | b'%')
             || matches!(b, b'[' | b']' | b'/' | b':' | b'&' | b'+' | b'$')
     })
+}
+
+/// RFC 2806 sections 2.2 and 2.3: `fax:` and `modem:` URLs name a
+/// global number (`+` and digits) or a local number, which needs an
+/// `area-specifier` (`;phone-context=`). A form label such as
+/// `Fax:755-8742` or `Fax:________` is not one.
+fn fax(uri: &Uri, out: &mut Vec<Finding>) {
+    let scheme = uri.scheme().unwrap_or("fax");
+    if uri.authority().is_some() || uri.query().is_some() {
+        err(
+            out,
+            "fax-syntax",
+            format!(
+                "{scheme} URLs have no '//' authority and no '?' query \
+                 (RFC 2806 2)"
+            ),
+        );
+    }
+    let mut items = uri.path().split(';');
+    let number = items.next().unwrap_or("");
+    let global = number.starts_with('+');
+    // phonedigit = DIGIT / visual-separator; dtmf-digit, pause-character
+    // and the post-dial letters of local numbers (RFC 2806 2.2).
+    let digits = number.strip_prefix('+').unwrap_or(number);
+    let chars_ok = digits.bytes().all(|b| {
+        b.is_ascii_digit()
+            || matches!(
+                b,
+                b'-' | b'.' | b'(' | b')' | b'*' | b'#' | b'p' | b'w'
+            )
+            || (!global && matches!(b, b'A'..=b'D'))
+    });
+    if !chars_ok || !digits.bytes().any(|b| b.is_ascii_digit()) {
+        err(
+            out,
+            "fax-number",
+            format!("'{number}' is not a telephone number (RFC 2806 2.2)"),
+        );
+        return;
+    }
+    let context = items.any(|i| {
+        i.get(..14).is_some_and(|p| p.eq_ignore_ascii_case("phone-context="))
+    });
+    if !global && !context {
+        err(
+            out,
+            "fax-context",
+            "a local number needs ';phone-context=' (RFC 2806 2.2: \
+             area-specifier)",
+        );
+    }
 }
 
 /// RFC 3966 section 3 telephone-uri.
