@@ -194,6 +194,19 @@ fn scheme_start(hay: &[u8], colon: usize) -> Option<usize> {
     while s < colon && matches!(hay[s], b'+' | b'-' | b'.') {
         s += 1;
     }
+    // Digits before a registered scheme are text (`%22file://`, a
+    // percent-encoded quote before it).
+    if s < colon && hay[s].is_ascii_digit() {
+        let t = s + hay[s..colon]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if std::str::from_utf8(&hay[t..colon])
+            .is_ok_and(registry::is_registered)
+        {
+            s = t;
+        }
+    }
     let whole =
         (!word && s < colon && hay[s].is_ascii_alphabetic()).then_some(s);
     match glued(hay, first, colon) {

@@ -54,7 +54,7 @@ pub struct Unit<'a> {
     pub pieces: Vec<Piece>,
     /// Maps piece offsets (offsets in the message) to input offsets.
     pub to_input: Box<dyn Fn(usize) -> usize + 'a>,
-    /// The URLs urlx prints (valid hits), as printed.
+    /// The URLs urlx prints (usable hits), as printed.
     pub printed: HashSet<String>,
     /// The hits urlx found but does not print, with their errors.
     pub invalid: HashMap<String, Vec<String>>,
@@ -207,13 +207,15 @@ pub fn check(name: &str, input: &[u8], ex: &Extractor, re: &Regex) -> Report {
     report
 }
 
+/// What urlx prints: the usable form of each hit (RFC 3986 valid, or
+/// percent-encoded where it forbids a character).
 fn printed(hits: &[Hit]) -> HashSet<String> {
-    hits.iter().filter(|h| h.is_valid()).map(|h| h.url().to_string()).collect()
+    hits.iter().filter_map(|h| h.usable().map(str::to_string)).collect()
 }
 
 fn invalid(hits: &[Hit]) -> HashMap<String, Vec<String>> {
     hits.iter()
-        .filter(|h| !h.is_valid())
+        .filter(|h| h.usable().is_none())
         .map(|h| (h.url().to_string(), h.errors().to_vec()))
         .collect()
 }
@@ -532,6 +534,73 @@ fn line_before<'c>(case: &'c Case) -> &'c [u8] {
     &src[from..s]
 }
 
+/// `url` with what RFC 3986 does not allow after its authority
+/// percent-encoded (space, `"` `<` `>` `\\` `^` `` ` `` `{` `|` `}`,
+/// controls, `[` `]`, a `%` without two hex digits, a second `#`), as
+/// browsers encode it; `None` when nothing changes.
+fn browser_encoded(url: &str) -> Option<String> {
+    let tail = url
+        .find("://")
+        .map(|p| p + 3)
+        .map(|a| a + url[a..].find(['/', '?', '#']).unwrap_or(url.len() - a))
+        .unwrap_or_else(|| url.find(':').map_or(0, |p| p + 1));
+    let b = url.as_bytes();
+    let mut out = String::from(&url[..tail]);
+    let mut hash = false;
+    for (i, c) in url[tail..].char_indices() {
+        let i = tail + i;
+        let encode = match c {
+            '#' if hash => true,
+            '#' => {
+                hash = true;
+                false
+            }
+            '%' => {
+                !(b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+                    && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
+            }
+            ' ' | '"' | '<' | '>' | '\\' | '^' | '`' | '{' | '|' | '}'
+            | '[' | ']' => true,
+            c => c.is_ascii_control(),
+        };
+        if encode {
+            let mut buf = [0; 4];
+            for u in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{u:02X}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    (out != url).then_some(out)
+}
+
+/// `url` cut before the first character of `stop`, with the sentence
+/// punctuation before the cut trimmed as the baseline trims.
+fn cut_at(url: &str, stop: impl Fn(char) -> bool) -> Option<String> {
+    let at = url.find(stop)?;
+    let kept = url[..at]
+        .trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '\'', '"']);
+    kept.contains("://").then(|| kept.to_string())
+}
+
+/// The scheme of `url` when a well-known one is glued to text before it
+/// (`season.http://`, `1.http://`, `comhttp://`), and the URL from it.
+fn unglued(url: &str) -> Option<String> {
+    let colon = url.find("://")?;
+    let scheme = url[..colon].to_ascii_lowercase();
+    ["https", "http", "ftp"].iter().find_map(|w| {
+        let p = scheme.len().checked_sub(w.len())?;
+        (p >= 1 && scheme.ends_with(w) && !scheme[..p].ends_with(['+', '-']))
+            .then(|| url[p..].to_string())
+    })
+}
+
+/// The UTS #58 Link_Term of `c`.
+fn term(c: char) -> urlx::data::uts58::LinkTerm {
+    urlx::data::uts58::link_term(c)
+}
+
 /// Every known difference. Anything else is unexplained.
 pub const EXPECTED: &[Expected] = &[
     Expected {
@@ -570,12 +639,18 @@ pub const EXPECTED: &[Expected] = &[
                 kept.find(|c: char| !c.is_ascii()).unwrap_or(kept.len());
             let kept = kept[..ascii]
                 .trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
+            // The decoded match at the same place starts with it; or, when
+            // the raw match starts after a soft line break inside a
+            // scheme (`htt=` then `p://`), the decoded match around that
+            // place holds it.
             case.all.iter().any(|d| match d.src {
                 Src::Piece(i) => {
-                    case.unit.pieces[i].decoded
-                        == urlx::mail::mime::Decoded::QuotedPrintable
-                        && input_offset(case.unit, i, d.range.start) == at
-                        && d.url.starts_with(kept)
+                    let p = &case.unit.pieces[i];
+                    let from = input_offset(case.unit, i, d.range.start);
+                    let to = input_offset(case.unit, i, d.range.end);
+                    p.decoded == urlx::mail::mime::Decoded::QuotedPrintable
+                        && ((from == at && d.url.starts_with(kept))
+                            || (from < at && at < to && d.url.contains(kept)))
                 }
                 Src::Raw => false,
             })
@@ -695,6 +770,177 @@ pub const EXPECTED: &[Expected] = &[
             };
             (url.matches(open).count() < url.matches(last).count())
                 .then(|| url[..url.len() - 1].to_string())
+        }),
+    },
+    Expected {
+        name: "percent-encoded",
+        reason: "what RFC 3986 does not allow in a path, query or \
+                 fragment (space, `|`, `^`, `{}`, `[]`, a lone `%`, ...) \
+                 is printed percent-encoded, as browsers send it (RFC \
+                 3986 2.1 and 2.4, RFC 3987 3.1); JSON `url` keeps it as \
+                 written",
+        rule: Rule::Reads(|_, url| browser_encoded(url)),
+    },
+    Expected {
+        name: "glued-scheme",
+        reason: "a well-known scheme glued to the word or number before \
+                 it starts the URL on its own (`season.http://`, \
+                 `1.http://`, `=3Dhttp://`): the baseline takes the word \
+                 as part of the scheme",
+        rule: Rule::Reads(|_, url| unglued(url)),
+    },
+    Expected {
+        name: "authority-ends",
+        reason: "an authority (RFC 3986 3.2) ends at the first character \
+                 that cannot be in it; unless that is `/`, `?` or `#` the \
+                 URL ends there (UTS #58 host termination): \
+                 `http://localhost:8086|/|`",
+        rule: Rule::Reads(|_, url| {
+            let a = url.find("://")? + 3;
+            let rest = &url[a..];
+            let end = rest.find(|c: char| {
+                !(c.is_ascii_alphanumeric()
+                    || "-._~%:@[]!$&()*+,;=".contains(c)
+                    || (!c.is_ascii()
+                        && term(c) == urlx::data::uts58::LinkTerm::Include
+                        && !('\u{80}'..='\u{BF}').contains(&c)
+                        && c != '×'
+                        && c != '÷'))
+            })?;
+            (!matches!(rest.as_bytes()[end], b'/' | b'?' | b'#'))
+                .then(|| url[..a + end].to_string())
+        }),
+    },
+    Expected {
+        name: "backslash-or-backquote",
+        reason: "`\\` and `` ` `` end a URL in text: RFC 3986 does not \
+                 allow them, and in text they start escapes (`\\n`, \
+                 `\\\"`, Markdown `\\~`) and code spans",
+        rule: Rule::Reads(|case, url| {
+            (!is_html(case)).then(|| cut_at(url, |c| c == '\\' || c == '`'))?
+        }),
+    },
+    Expected {
+        name: "uts58-hard",
+        reason: "a non-ASCII character that ends every link (UTS #58 \
+                 Link_Term Hard: spaces, controls, unassigned) ends the \
+                 URL",
+        rule: Rule::Reads(|_, url| {
+            cut_at(url, |c| {
+                !c.is_ascii() && term(c) == urlx::data::uts58::LinkTerm::Hard
+            })
+        }),
+    },
+    Expected {
+        name: "uts58-soft-at-end",
+        reason: "non-ASCII punctuation at the end of a URL is not part of \
+                 it (UTS #58 Link_Term Soft: inside a link only when more \
+                 of it follows)",
+        rule: Rule::Reads(|_, url| {
+            let trimmed = url.trim_end_matches(|c: char| {
+                !c.is_ascii()
+                    && matches!(
+                        term(c),
+                        urlx::data::uts58::LinkTerm::Soft
+                            | urlx::data::uts58::LinkTerm::Open
+                    )
+            });
+            (trimmed.len() < url.len()).then(|| trimmed.to_string())
+        }),
+    },
+    Expected {
+        name: "unpaired-closer",
+        reason: "a closing bracket that pairs with no opener inside the \
+                 URL ends it (UTS #58 Link_Bracket): `[URL:http://x/]==`",
+        rule: Rule::Reads(|_, url| {
+            let mut stack = Vec::new();
+            for (i, c) in url.char_indices() {
+                match c {
+                    '(' | '[' | '{' => stack.push(c),
+                    ')' | ']' | '}' => {
+                        let open = match c {
+                            ')' => '(',
+                            ']' => '[',
+                            _ => '{',
+                        };
+                        if stack.pop() != Some(open) {
+                            return cut_at(url, |x| x == c)
+                                .filter(|k| k.len() <= i);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            None
+        }),
+    },
+    Expected {
+        name: "not-usable",
+        reason: "urlx finds the text but it is not a URL by RFC 3986 or \
+                 its scheme's own rules, even percent-encoded: a port \
+                 above 65535 (3.2.3), no host where the scheme needs one \
+                 (3.2.2, RFC 9110 4.2.1), a host label that is empty or \
+                 starts or ends with `-` (RFC 1123 2.1), an address that \
+                 is not an addr-spec (RFC 6068 2), a character no \
+                 encoding makes right in a scheme or host; `--invalid` \
+                 prints it",
+        rule: Rule::Ends(|case, url| invalid_here(case, url, |_| true)),
+    },
+    Expected {
+        name: "binary-input",
+        reason: "an input with a NUL byte in its first 64 KiB is binary \
+                 and skipped, as grep and ripgrep skip it (`-a` searches \
+                 it)",
+        rule: Rule::Ends(|case, _| {
+            case.unit.pieces.is_empty()
+                && case.unit.input[..case.unit.input.len().min(64 << 10)]
+                    .contains(&0)
+        }),
+    },
+    Expected {
+        name: "uuencoded-line",
+        reason: "a line of uuencoded data (POSIX uuencode: a length \
+                 character, then four characters from space to `_` or \
+                 `` ` `` for every three bytes) is data, not text, though \
+                 it can spell `E://J+Z!7`",
+        rule: Rule::Ends(|case, _| {
+            let src = source(case);
+            let s = case.base.range.start;
+            let from = src[..s]
+                .iter()
+                .rposition(|&c| c == b'\n')
+                .map_or(0, |p| p + 1);
+            let to = src[s..]
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(src.len(), |p| s + p);
+            let line =
+                src[from..to].strip_suffix(b"\r").unwrap_or(&src[from..to]);
+            let Some(&first) = line.first() else { return false };
+            let n = usize::from(first.wrapping_sub(b' ') & 63);
+            let want = 1 + n.div_ceil(3) * 4;
+            n > 0
+                && (line.len() == want || line.len() == want + 1)
+                && line.iter().all(|&c| (b' '..=b'`').contains(&c))
+        }),
+    },
+    Expected {
+        name: "inside-a-url",
+        reason: "the match is part of a longer URL that urlx prints whole: \
+                 a URL in another's query (`?url=http://...`, redirectors; \
+                 `--unwrap` gives their targets) or the continuation line \
+                 of a URL wrapped in `<...>` (Appendix E)",
+        rule: Rule::Ends(|case, url| {
+            case.unit.printed.iter().any(|p| {
+                p.len() > url.len()
+                    && p.match_indices(url).any(|(i, _)| {
+                        i > 0
+                            && matches!(
+                                p.as_bytes()[i - 1],
+                                b'=' | b'/' | b'?' | b'&' | b';' | b':' | b','
+                            )
+                    })
+            })
         }),
     },
 ];
