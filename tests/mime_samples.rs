@@ -402,3 +402,41 @@ fn undeclared_quoted_printable_is_decoded() {
             .any(|w| w.contains("quoted-printable though declared"))
     );
 }
+
+#[test]
+fn qp_guess_keeps_urls_right_as_written() {
+    // A 7bit HTML newsletter with `=3d` (lowercase) inside one of its
+    // click-through links and `src=` at a line end: no encoder wrote
+    // it, so it is not decoded and every link stays as written.
+    let raw = sample("sa-hardham-00093-7bit-not-qp.eml");
+    let p = parse(&raw);
+    assert!(
+        p.warnings.iter().all(|w| !w.contains("quoted-printable")),
+        "{:?}",
+        p.warnings
+    );
+    let html = body_pieces(&p)[0];
+    assert_eq!(html.source, Source::Html);
+    assert_eq!(html.decoded, Decoded::None);
+    let links = urlx::mail::html::scan_html(&html.text).links;
+    let text = String::from_utf8_lossy(&raw);
+    // In `href="..."`, `HREF="..."` and one `SRC="..."`.
+    let written: std::collections::BTreeSet<&str> = text
+        .match_indices("=\"http://clickthru.online.com/Click?q=")
+        .map(|(at, _)| {
+            let url = &text[at + 2..];
+            &url[..url.find('"').unwrap()]
+        })
+        .collect();
+    let found: std::collections::BTreeSet<&str> = links
+        .iter()
+        .map(|l| l.value.as_str())
+        .filter(|v| v.starts_with("http://clickthru.online.com/Click?q="))
+        .collect();
+    assert_eq!(written.len(), 66);
+    assert_eq!(found, written);
+    // `q=3d-oi9N...` keeps its `=3d`, and maps to where it is written.
+    let l = links.iter().find(|l| l.value.contains("q=3d-")).unwrap();
+    let at = html.map.raw_offset(l.offset);
+    assert_eq!(&raw[at..at + l.value.len()], l.value.as_bytes());
+}

@@ -1239,14 +1239,102 @@ fn push_plain(
 // ---------------------------------------------------------------------
 // Transfer encodings and charsets.
 
-/// Whether a body not declared quoted-printable plainly is: it has both
-/// an encoded `=` (`=3D`) and a soft line break (`=` at a line end).
+/// Whether a body not declared quoted-printable plainly is, judged only
+/// on evidence no unencoded text gives by chance, because a wrong guess
+/// would change URLs that are right as written (`?q=da-x` would become
+/// `?q\u{da}-x`):
+///
+/// - every `=` is one an encoder writes (RFC 2045 6.7): a soft line
+///   break (`=` before the line end, rule 5, transport padding allowed)
+///   or `=` and two hexadecimal digits in uppercase, as rule 1 requires
+///   of encoders (a lowercase pair, `=0 ` or `="` rules the guess out);
+/// - there is an encoded `=` (`=3D`, which rule 1 makes every encoder
+///   write for a literal `=`) and a soft line break;
+/// - no escape inside a `scheme://` run (up to whitespace, a quote or
+///   `<` `>`) decodes to anything but printable ASCII: an encoded URL
+///   decodes to a URL (RFC 3986 section 2 allows only those characters),
+///   while `?id=C3FF` written as is would decode to bytes no URL has.
+///
+/// Lines of MIME structure are not looked at: a delimiter line (`--`
+/// and a boundary, RFC 2046 5.1.1) and the header fields that follow
+/// it. They are found in the body of a multipart whose own
+/// `Content-Type` was lost (the body is then read as one text, its
+/// parts' bodies encoded, their delimiters and headers not).
 fn looks_quoted_printable(body: &[u8]) -> bool {
-    let encoded_eq = memchr::memmem::find(body, b"=3D").is_some()
-        || memchr::memmem::find(body, b"=3d").is_some();
-    encoded_eq
-        && (memchr::memmem::find(body, b"=\n").is_some()
-            || memchr::memmem::find(body, b"=\r\n").is_some())
+    let mut encoded_eq = false;
+    let mut soft = false;
+    // Whether the `=` being looked at is inside a `scheme://` run.
+    let mut in_url = false;
+    let mut in_part_header = false;
+    let mut start = 0;
+    while start < body.len() {
+        let rest = body.get(start..).unwrap_or(&[]);
+        let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        let line = rest.get(..end).unwrap_or(&[]);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        start += end + 1;
+        if in_part_header {
+            in_part_header = !line.is_empty();
+            continue;
+        }
+        if is_delimiter_line(line) {
+            let next = body.get(start..).unwrap_or(&[]);
+            let next = next.split(|&c| c == b'\n').next().unwrap_or(&[]);
+            in_part_header = field_name(next).is_some();
+            in_url = false;
+            continue;
+        }
+        let mut read = 0;
+        let mut soft_here = false;
+        for i in memchr::memchr_iter(b'=', line) {
+            let before = line.get(read..i).unwrap_or(&[]);
+            in_url = url_run_continues(before, in_url);
+            let after = line.get(i + 1..).unwrap_or(&[]);
+            if after.iter().all(|&c| c == b' ' || c == b'\t') {
+                // A soft break: the run goes on after the line end.
+                soft_here = true;
+                break;
+            }
+            let upper = |c: Option<&u8>| {
+                c.is_some_and(|c| matches!(c, b'0'..=b'9' | b'A'..=b'F'))
+            };
+            let (a, b) = (line.get(i + 1), line.get(i + 2));
+            let Some(v) = hex_pair(a, b).filter(|_| upper(a) && upper(b))
+            else {
+                return false;
+            };
+            if in_url && !(0x21..=0x7e).contains(&v) {
+                return false;
+            }
+            encoded_eq |= v == b'=';
+            read = i + 3;
+        }
+        soft |= soft_here;
+        in_url &= soft_here;
+    }
+    encoded_eq && soft
+}
+
+/// A multipart delimiter line: `--` and a boundary without whitespace
+/// (RFC 2046 5.1.1; trailing whitespace allowed).
+fn is_delimiter_line(line: &[u8]) -> bool {
+    let rest = line.strip_prefix(b"--").unwrap_or(&[]).trim_ascii_end();
+    !rest.is_empty() && !rest.iter().any(|&c| c == b' ' || c == b'\t')
+}
+
+/// Whether a `scheme://` run that was open (`open`) before `bytes`, or
+/// starts in them, is still open after them: a run starts at `://` and
+/// ends at whitespace, a quote, `<` or `>`.
+fn url_run_continues(bytes: &[u8], open: bool) -> bool {
+    let stop = |c: &u8| {
+        matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'\'' | b'<' | b'>')
+    };
+    match bytes.iter().rposition(stop) {
+        Some(d) => {
+            memmem::find(bytes.get(d..).unwrap_or(&[]), b"://").is_some()
+        }
+        None => open || memmem::find(bytes, b"://").is_some(),
+    }
 }
 
 /// Decodes quoted-printable `body` (at raw offset `base`). Returns the
@@ -1732,6 +1820,30 @@ mod tests {
         assert!(clean);
         // Lowercase hex is accepted.
         assert_eq!(decode_qp(b"=c3=a9", 0).0, "é".as_bytes());
+    }
+
+    #[test]
+    fn qp_guess_needs_unambiguous_evidence() {
+        let qp = |s: &str| looks_quoted_printable(s.as_bytes());
+        // Written by an encoder: `=3D`, uppercase escapes, soft breaks.
+        assert!(qp("<a href=3D\"http://x.example/?b=3D1\">x</a> a=\nb\n"));
+        assert!(qp("a=3Db caf=C3=A9 soft=  \r\nbreak"));
+        // A lowercase pair, `="`, `=0 `: not an encoder's.
+        assert!(!qp("a=3db soft=\nbreak"));
+        assert!(!qp("a=3Db soft=\n<a href=\"http://x/\">"));
+        assert!(!qp("a=3Db size=0 soft=\nbreak"));
+        // Both signs are needed.
+        assert!(!qp("a=3Db no soft break\n"));
+        assert!(!qp("see http://x.example/?ref=\nnext line\n"));
+        // An escape in a URL that would decode to a byte no URL has.
+        assert!(!qp("http://c.example/Click?q=DA-BBB x=3Dy soft=\nb\n"));
+        // Outside a run escapes decode to anything; a run goes on
+        // after a soft break.
+        assert!(qp("http://c.example/Click?q=3D1 caf=E9 soft=\nb\n"));
+        assert!(!qp("http://x.example/a=3D1&lo=\nng=E9 soft=\nb\n"));
+        // Delimiter lines and the part headers after them are not read.
+        assert!(qp("------=_Part_1\nContent-Type: text/html; a=\"b\"\n\n\
+                    x=3Dy soft=\nbreak\n------=_Part_1--\n"));
     }
 
     #[test]
