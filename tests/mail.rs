@@ -334,3 +334,33 @@ fn compressed_formats_read_the_same() {
         assert_eq!(got, plain, "{ext}");
     }
 }
+
+#[test]
+fn from_line_in_body_is_not_a_separator() {
+    // An mbox whose writer did not quote a body line starting `From `
+    // (SYNTHETIC: the shared corpora have none unquoted): the line is
+    // text, its URL is found, and the next real separator still counts.
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("a.mbox");
+    std::fs::write(
+        &f,
+        "From a@b.example Thu Jan  1 00:00:00 1970\nSubject: one\n\n\
+         intro\n\nFrom here on http://x.example/new is the place\n\n\
+         From c@d.example  Sat Jan 19 15:26:33 EST 2002\nSubject: two\n\n\
+         see http://y.example/\n",
+    )
+    .unwrap();
+    let hits = json(&[f.to_str().unwrap()]);
+    let h = find(&hits, "http://x.example/new");
+    assert_eq!(h["message"], 1);
+    assert_eq!(h["line"], 6);
+    assert_eq!(h["column"], 14);
+    let h = find(&hits, "http://y.example/");
+    assert_eq!(h["message"], 2);
+    assert_eq!(h["line"], 11);
+    // A text file that starts with such a line is text.
+    std::fs::write(&f, "From the README: http://z.example/\n").unwrap();
+    let hits = json(&[f.to_str().unwrap()]);
+    assert_eq!(hits.len(), 1);
+    assert!(hits[0].get("message").is_none());
+}
