@@ -20,9 +20,10 @@
 //! what went wrong. Work is linear in the input times the nesting depth,
 //! which is bounded by [`MimeOptions::max_depth`].
 
+use super::charset::{Charset, convert, feed, to_utf8};
 use crate::resolve::resolve_str;
 use crate::validate::Uri;
-use encoding_rs::{CoderResult, Decoder, Encoding, UTF_8, WINDOWS_1252};
+use encoding_rs::{Decoder, Encoding, UTF_8, WINDOWS_1252};
 use memchr::memmem;
 
 /// Limits and choices for [`parse_message`].
@@ -102,7 +103,8 @@ pub enum Decoded {
 ///
 /// Stored compactly as a sorted list of anchors: from an anchor's text
 /// offset on, offsets either advance with the raw offsets (a run copied
-/// unchanged) or all map to one raw offset (a decoded character, an
+/// unchanged), advance two raw bytes for each text byte (ASCII in
+/// UTF-16), or all map to one raw offset (a decoded character, an
 /// encoded word, a base64 part).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OffsetMap {
@@ -113,7 +115,16 @@ pub struct OffsetMap {
 struct Anchor {
     text: usize,
     raw: usize,
-    linear: bool,
+    /// Raw bytes per text byte from here on: 0 (all text maps to
+    /// `raw`), 1 (copied unchanged) or 2 (ASCII in UTF-16).
+    step: u8,
+}
+
+impl Anchor {
+    fn raw_at(&self, text_offset: usize) -> usize {
+        let d = text_offset.saturating_sub(self.text);
+        self.raw.saturating_add(d.saturating_mul(usize::from(self.step)))
+    }
 }
 
 impl OffsetMap {
@@ -123,19 +134,17 @@ impl OffsetMap {
     /// Exact for text copied unchanged (7bit, 8bit, ASCII runs of an
     /// ASCII-compatible charset) and for quoted-printable (each decoded
     /// byte maps to its first raw byte: the `=` of `=3D`). A character
-    /// converted from another charset maps to its first raw byte; text
-    /// from an RFC 2047 encoded word maps to the word's `=?`; all the
-    /// text of a base64 part maps to its first body line, and so does
-    /// all the text of a part in a charset that is not ASCII-compatible
-    /// (UTF-16, ISO-2022-JP). An offset at or past the end of the text
-    /// (a URL's end) continues the last run.
+    /// converted from another charset maps to its first raw byte (in
+    /// UTF-16 its first code unit; in ISO-2022-JP, ISO-2022-KR and HZ
+    /// its first byte after the escape or shift that selected its set);
+    /// text from an RFC 2047 encoded word maps to the word's `=?`; all
+    /// the text of a base64 part maps to its first body line. An offset
+    /// at or past the end of the text (a URL's end) continues the last
+    /// run.
     pub fn raw_offset(&self, text_offset: usize) -> usize {
         let idx = self.anchors.partition_point(|a| a.text <= text_offset);
         match idx.checked_sub(1).and_then(|i| self.anchors.get(i)) {
-            Some(a) if a.linear => {
-                a.raw.saturating_add(text_offset.saturating_sub(a.text))
-            }
-            Some(a) => a.raw,
+            Some(a) => a.raw_at(text_offset),
             None => text_offset,
         }
     }
@@ -146,15 +155,15 @@ impl OffsetMap {
     }
 
     /// The map of text copied unchanged from `raw_start` on.
-    fn linear_from(raw_start: usize) -> OffsetMap {
+    pub(super) fn linear_from(raw_start: usize) -> OffsetMap {
         OffsetMap {
-            anchors: vec![Anchor { text: 0, raw: raw_start, linear: true }],
+            anchors: vec![Anchor { text: 0, raw: raw_start, step: 1 }],
         }
     }
 
     /// The map of text that all maps to `raw`.
-    fn constant(raw: usize) -> OffsetMap {
-        OffsetMap { anchors: vec![Anchor { text: 0, raw, linear: false }] }
+    pub(super) fn constant(raw: usize) -> OffsetMap {
+        OffsetMap { anchors: vec![Anchor { text: 0, raw, step: 0 }] }
     }
 
     /// This map (text -> mid) followed by `inner` (mid -> raw), for a
@@ -163,23 +172,35 @@ impl OffsetMap {
         let mut b = MapBuilder::default();
         for (k, a) in self.anchors.iter().enumerate() {
             let end = self.anchors.get(k + 1).map_or(len, |n| n.text);
-            if !a.linear || end <= a.text {
+            if a.step == 0 || end <= a.text {
                 b.push(a.text, inner.raw_offset(a.raw), false);
                 continue;
             }
-            let span = end - a.text;
+            let step = usize::from(a.step);
+            let mid_end = a.raw_at(end);
             let first = inner.anchors.partition_point(|x| x.text <= a.raw);
-            let linear = first
+            let inner_step = first
                 .checked_sub(1)
                 .and_then(|i| inner.anchors.get(i))
-                .is_none_or(|x| x.linear);
-            b.push(a.text, inner.raw_offset(a.raw), linear);
+                .map_or(1, |x| x.step);
+            b.push_step(
+                a.text,
+                inner.raw_offset(a.raw),
+                a.step.saturating_mul(inner_step),
+            );
             for x in inner.anchors.iter().skip(first) {
-                let off = x.text - a.raw;
-                if off >= span {
+                if x.text >= mid_end {
                     break;
                 }
-                b.push(a.text + off, x.raw, x.linear);
+                // The first text byte whose mid offset is in x's run (a
+                // run that starts inside a two-byte unit takes the next
+                // unit).
+                let t = a.text + (x.text - a.raw).div_ceil(step);
+                if t >= end {
+                    break;
+                }
+                let raw = inner.raw_offset(a.raw_at(t));
+                b.push_step(t, raw, a.step.saturating_mul(x.step));
             }
         }
         b.finish(inner.raw_offset(0))
@@ -189,12 +210,20 @@ impl OffsetMap {
 /// Builds an [`OffsetMap`] from anchors pushed in text order, dropping
 /// the ones that continue the previous run.
 #[derive(Default)]
-struct MapBuilder {
+pub(super) struct MapBuilder {
     anchors: Vec<Anchor>,
 }
 
 impl MapBuilder {
-    fn push(&mut self, text: usize, raw: usize, linear: bool) {
+    /// From `text` on, text maps to `raw`: advancing with it (`linear`)
+    /// or all to `raw`.
+    pub(super) fn push(&mut self, text: usize, raw: usize, linear: bool) {
+        self.push_step(text, raw, u8::from(linear));
+    }
+
+    /// From `text` on, text maps to `raw` plus `step` raw bytes for each
+    /// text byte.
+    pub(super) fn push_step(&mut self, text: usize, raw: usize, step: u8) {
         // Anchors come in text order; a step back replaces what it
         // overlaps rather than breaking the order.
         while self.anchors.last().is_some_and(|a| a.text > text) {
@@ -203,32 +232,32 @@ impl MapBuilder {
         if let Some(last) = self.anchors.last() {
             if last.text == text {
                 self.anchors.pop();
-                self.push(text, raw, linear);
+                self.push_step(text, raw, step);
                 return;
             }
-            let same = if last.linear && linear {
-                raw >= last.raw && raw - last.raw == text - last.text
-            } else {
-                !last.linear && !linear && raw == last.raw
-            };
-            if same {
+            if last.step == step && last.raw_at(text) == raw {
                 return;
             }
         }
-        self.anchors.push(Anchor { text, raw, linear });
+        self.anchors.push(Anchor { text, raw, step });
     }
 
     /// Appends `sub` (offsets relative to `text_base` and `raw_base`).
-    fn append(&mut self, sub: &OffsetMap, text_base: usize, raw_base: usize) {
+    pub(super) fn append(
+        &mut self,
+        sub: &OffsetMap,
+        text_base: usize,
+        raw_base: usize,
+    ) {
         for a in &sub.anchors {
-            self.push(text_base + a.text, raw_base + a.raw, a.linear);
+            self.push_step(text_base + a.text, raw_base + a.raw, a.step);
         }
     }
 
-    fn finish(mut self, empty_raw: usize) -> OffsetMap {
+    pub(super) fn finish(mut self, empty_raw: usize) -> OffsetMap {
         if self.anchors.first().is_none_or(|a| a.text != 0) {
             let raw = self.anchors.first().map_or(empty_raw, |a| a.raw);
-            self.anchors.insert(0, Anchor { text: 0, raw, linear: false });
+            self.anchors.insert(0, Anchor { text: 0, raw, step: 0 });
         }
         OffsetMap { anchors: self.anchors }
     }
@@ -745,22 +774,22 @@ impl<'a> Walker<'a> {
             }
         };
         let label = info.params.get("charset");
-        let (encoding, declared_ascii) = match label.as_deref() {
-            None => (UTF_8, true),
-            Some(l) if is_ascii_label(l) => (UTF_8, true),
-            Some(l) => match Encoding::for_label(l.trim().as_bytes()) {
-                Some(e) => (e, false),
+        let (charset, declared_ascii) = match label.as_deref() {
+            None => (Charset::Whatwg(UTF_8), true),
+            Some(l) if is_ascii_label(l) => (Charset::Whatwg(UTF_8), true),
+            Some(l) => match Charset::for_label(l.trim().as_bytes()) {
+                Some(c) => (c, false),
                 None => {
                     self.warn(format!(
                         "{w}: unknown charset {l}, read as UTF-8 lossily"
                     ));
-                    (UTF_8, false)
+                    (Charset::Whatwg(UTF_8), false)
                 }
             },
         };
         let (bytes, map) = if ct == "text/plain"
             && !lenient
-            && encoding.is_ascii_compatible()
+            && charset.is_ascii_compatible()
             && info
                 .params
                 .get("format")
@@ -776,20 +805,27 @@ impl<'a> Walker<'a> {
         } else {
             (bytes, map)
         };
-        let mut encoding = encoding;
+        let mut charset = charset;
         if declared_ascii && std::str::from_utf8(&bytes).is_err() && !lenient {
             self.warn(format!(
                 "{w}: 8-bit text without charset, read as windows-1252"
             ));
-            encoding = WINDOWS_1252;
+            charset = Charset::Whatwg(WINDOWS_1252);
         }
-        let (text, cmap, bad) = to_utf8(&bytes, encoding);
-        if bad && !lenient {
-            let name = encoding.name();
+        // All the text of a base64 part maps to its first line: no
+        // finer map is needed.
+        let exact = decoded != Decoded::Base64;
+        let conv = convert(&bytes, charset, exact);
+        let name = charset.name();
+        if conv.malformed && !lenient {
             self.warn(format!(
                 "{w}: text not valid {name}, bad bytes replaced"
             ));
         }
+        if conv.unsupported && !lenient {
+            self.warn(format!("{w}: {name} characters of CNS 11643 replaced"));
+        }
+        let (text, cmap) = (conv.text, conv.map);
         let map = cmap.then(text.len(), &map);
         let source =
             if ct == "text/html" { Source::Html } else { Source::Text };
@@ -1118,9 +1154,13 @@ fn parse_word(v: &[u8], at: usize) -> Option<Word<'_>> {
     Some(Word { charset, base64, payload, end: at + p0 + close + 2 })
 }
 
-fn encoding_for(label: &[u8]) -> Option<&'static Encoding> {
+fn charset_for(label: &[u8]) -> Option<Charset> {
     let s = String::from_utf8_lossy(label);
-    if is_ascii_label(&s) { Some(UTF_8) } else { Encoding::for_label(label) }
+    if is_ascii_label(&s) {
+        Some(Charset::Whatwg(UTF_8))
+    } else {
+        Charset::for_label(label)
+    }
 }
 
 /// Decodes the encoded words of an unfolded header value. Returns the
@@ -1164,8 +1204,30 @@ fn decode_words(
         } else {
             unescape(word.payload, b'=', true)
         };
-        let enc = match encoding_for(word.charset) {
-            Some(e) => e,
+        let enc = match charset_for(word.charset) {
+            Some(Charset::Whatwg(e)) => e,
+            Some(cs) => {
+                // A 7-bit charset of our own: each word stands alone
+                // (RFC 2047 section 5 wants it to end in ASCII).
+                flush_run(&mut run, &mut out, &mut b, at);
+                let conv = super::charset::convert(&bytes, cs, false);
+                let name = cs.name();
+                if conv.malformed {
+                    warnings.push(format!(
+                        "text not valid {name}, bad bytes replaced"
+                    ));
+                }
+                if conv.unsupported {
+                    warnings.push(format!(
+                        "{name} characters of CNS 11643 replaced"
+                    ));
+                }
+                b.push(out.len(), at, false);
+                out.push_str(&conv.text);
+                i = word.end;
+                plain_start = word.end;
+                continue;
+            }
             None => {
                 let cs = String::from_utf8_lossy(word.charset);
                 warnings.push(format!(
@@ -1231,7 +1293,7 @@ fn push_plain(
         warnings.push("8-bit bytes read as windows-1252".to_string());
         WINDOWS_1252
     };
-    let (text, map, _) = to_utf8(bytes, enc);
+    let (text, map, _) = to_utf8(bytes, enc, true);
     b.append(&map, out.len(), offset);
     out.push_str(&text);
 }
@@ -1427,96 +1489,6 @@ fn decode_base64(input: &[u8]) -> (Vec<u8>, bool) {
         _ => {}
     }
     (out, clean)
-}
-
-/// Feeds `src` to `dec`, appending to `out`. Returns whether some
-/// input was malformed (and replaced with U+FFFD).
-fn feed(dec: &mut Decoder, src: &[u8], out: &mut String, last: bool) -> bool {
-    let mut src = src;
-    let mut errors = false;
-    for _ in 0..64 {
-        let need = dec.max_utf8_buffer_length(src.len()).unwrap_or(16);
-        out.reserve(need.max(16));
-        let (res, read, bad) = dec.decode_to_string(src, out, last);
-        errors |= bad;
-        src = src.get(read..).unwrap_or(&[]);
-        if res == CoderResult::InputEmpty {
-            break;
-        }
-    }
-    errors
-}
-
-/// Converts `input` from `enc` to UTF-8, with a map from the text to
-/// offsets in `input`.
-///
-/// For an ASCII-compatible encoding ASCII bytes map one to one and each
-/// other character maps to its first byte. For an encoding that is not
-/// (UTF-16, ISO-2022-JP) the whole text maps to offset 0: its first
-/// byte. The flag tells whether some input was malformed.
-fn to_utf8(input: &[u8], enc: &'static Encoding) -> (String, OffsetMap, bool) {
-    if enc == UTF_8 {
-        if let Ok(s) = std::str::from_utf8(input) {
-            return (s.to_string(), OffsetMap::linear_from(0), false);
-        }
-    }
-    if !enc.is_ascii_compatible() {
-        let (text, _, bad) = enc.decode(input);
-        return (text.into_owned(), OffsetMap::constant(0), bad);
-    }
-    let mut errors = false;
-    let mut dec = enc.new_decoder_without_bom_handling();
-    let mut out = String::with_capacity(input.len() + input.len() / 2);
-    let mut b = MapBuilder::default();
-    let mut pending: Option<usize> = None;
-    let mut i = 0;
-    while i < input.len() {
-        if pending.is_none() {
-            let rest = input.get(i..).unwrap_or(&[]);
-            let run = ascii_run(rest);
-            if run > 0 {
-                b.push(out.len(), i, true);
-                // ASCII is UTF-8 as it is: copied whole.
-                out.push_str(std::str::from_utf8(&rest[..run]).unwrap_or(""));
-                i += run;
-                continue;
-            }
-        }
-        let start = pending.unwrap_or(i);
-        let before = out.len();
-        errors |= feed(
-            &mut dec,
-            input.get(i..i + 1).unwrap_or(&[]),
-            &mut out,
-            false,
-        );
-        if out.len() > before {
-            b.push(before, start, false);
-            pending = None;
-        } else {
-            pending = Some(start);
-        }
-        i += 1;
-    }
-    let before = out.len();
-    errors |= feed(&mut dec, &[], &mut out, true);
-    if out.len() > before {
-        b.push(before, pending.unwrap_or(input.len()), false);
-    }
-    (out, b.finish(0), errors)
-}
-
-/// The length of the run of ASCII bytes that `bytes` starts with,
-/// tested 16 bytes at a time.
-fn ascii_run(bytes: &[u8]) -> usize {
-    let mut run = 0;
-    for block in bytes.chunks(16) {
-        if !block.is_ascii() {
-            return run + block.iter().take_while(|c| c.is_ascii()).count();
-        }
-        run += block.len();
-    }
-    run
 }
 
 /// Unwraps `format=flowed` text (RFC 3676 section 4): returns the text
@@ -2016,26 +1988,6 @@ mod tests {
     }
 
     #[test]
-    fn charset_maps() {
-        let (text, map, bad) = to_utf8(b"a\xe9b http://x", WINDOWS_1252);
-        assert_eq!(text, "aéb http://x");
-        assert!(!bad);
-        assert_eq!(map.raw_offset(1), 1);
-        assert_eq!(map.raw_offset(3), 2);
-        assert_eq!(map.raw_offset(text.find("http").unwrap()), 4);
-        let sjis = Encoding::for_label(b"shift_jis").unwrap();
-        // 0x83 0x5C is one character whose second byte is ASCII '\'.
-        let (text, map, _) = to_utf8(b"x\x83\x5cy", sjis);
-        assert_eq!(text, "xソy");
-        assert_eq!(map.raw_offset(1), 1);
-        assert_eq!(map.raw_offset(text.len() - 1), 3);
-        let (text, map, bad) = to_utf8(b"ok\xff http", UTF_8);
-        assert_eq!(text, "ok\u{fffd} http");
-        assert!(bad);
-        assert_eq!(map.raw_offset(text.find("http").unwrap()), 4);
-    }
-
-    #[test]
     fn offset_map_compose_and_compactness() {
         let body = "x".repeat(1000) + "=\n" + &"y".repeat(1000);
         let (out, map, _) = decode_qp(body.as_bytes(), 10);
@@ -2049,6 +2001,16 @@ mod tests {
         assert_eq!(composed.raw_offset(0), 1005);
         assert_eq!(composed.raw_offset(5), 1012);
         assert_eq!(OffsetMap::default().raw_offset(7), 7);
+        // UTF-16BE in quoted-printable, a soft break inside the unit of
+        // `b`: each character maps to the first raw byte of its unit.
+        let body = b"=00a=00=\nb=00c";
+        let (out, qp, _) = decode_qp(body, 0);
+        assert_eq!(out, b"\0a\0b\0c");
+        let (text, cs, _) = to_utf8(&out, encoding_rs::UTF_16BE, true);
+        assert_eq!(text, "abc");
+        let map = cs.then(text.len(), &qp);
+        let raws: Vec<usize> = (0..=3).map(|t| map.raw_offset(t)).collect();
+        assert_eq!(raws, [0, 4, 10, body.len()]);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! delimit, validate and resolve stages as plain text, with positions
 //! mapped back to the original file.
 
+mod charset;
 pub mod html;
 pub(crate) mod mbox;
 pub mod mime;
