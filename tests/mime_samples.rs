@@ -588,3 +588,72 @@ fn utf16_positions_exact() {
     let s = b[1].map.raw_offset(at);
     assert!(raw[s..].starts_with(b"=00h=00t=00t=00p"));
 }
+
+#[test]
+fn content_class_header_not_scanned() {
+    // SpamAssassin nice/cjk/gb2312.2: `Content-Class:
+    // urn:content-classes:message`, Microsoft Exchange's class name.
+    let raw = sample("sa-gb2312.eml");
+    let p = parse(&raw);
+    assert!(header(&p, "Content-Class").is_none());
+    assert!(p.pieces.iter().all(|x| !x.text.contains("urn:content-classes")));
+    // Other fields are pieces as before.
+    assert!(header(&p, "Subject").is_some());
+}
+
+#[test]
+fn cite_mid_not_reported() {
+    // usrp-users messages from Thunderbird: `<blockquote type="cite"
+    // cite="mid:...">`, as written and in quoted-printable.
+    for name in ["usrp-users-114.eml", "usrp-users-191.eml"] {
+        let raw = sample(name);
+        let p = parse(&raw);
+        let html = body_pieces(&p)
+            .into_iter()
+            .find(|x| x.source == Source::Html)
+            .expect("an HTML part");
+        assert!(html.text.contains("cite=\"mid:"), "{name}");
+        let links = urlx::mail::html::scan_html(&html.text).links;
+        assert!(links.iter().all(|l| l.attr != "cite"), "{name}");
+        assert!(links.iter().all(|l| !l.value.starts_with("mid:")));
+        assert!(links.iter().any(|l| l.attr == "href"), "{name}");
+    }
+}
+
+#[test]
+fn yenc_block_skipped() {
+    // SYNTHETIC (no yEnc post in the shared corpora): a yEnc 1.3 block
+    // whose data line happens to read `http://noise.example/`, between
+    // two lines with URLs.
+    let mut data: Vec<u8> = b"see http://before.example/ first\r\n".to_vec();
+    data.extend_from_slice(b"=ybegin line=128 size=42 name=noise.bin\r\n");
+    data.extend_from_slice(b"xx http://noise.example/ www.noise.example");
+    data.extend_from_slice(b" \xe9\x80\xff"); // 8-bit, as yEnc data is
+    data.extend_from_slice(b"\r\n=yend size=42 crc32=00000000\r\n");
+    data.extend_from_slice(b"and http://after.example/ last\r\n");
+    let mut raw =
+        b"Newsgroups: alt.binaries.test\r\nSubject: noise\r\n\r\n".to_vec();
+    raw.extend_from_slice(&data);
+    let p = parse(&raw);
+    // The 8-bit data is not text: no charset warning.
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    let t = body_pieces(&p)[0];
+    assert_eq!(
+        t.text,
+        "see http://before.example/ first\r\nand http://after.example/ last\r\n"
+    );
+    for url in ["http://before.example/", "http://after.example/"] {
+        let at = t.map.raw_offset(t.text.find(url).unwrap());
+        assert_eq!(&raw[at..at + url.len()], url.as_bytes());
+    }
+    // A block without its `=yend` runs to the end; a `=ybegin` line
+    // without the keywords is text.
+    let cut = find(&raw, b"\r\n=yend") + 2;
+    let p = parse(&raw[..cut]);
+    assert_eq!(
+        body_pieces(&p)[0].text,
+        "see http://before.example/ first\r\n"
+    );
+    let raw = b"\n=ybegin here http://x.example/ name=a\n";
+    assert!(body_pieces(&parse(raw))[0].text.contains("http://x.example/"));
+}

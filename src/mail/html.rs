@@ -62,9 +62,11 @@ use memchr::memchr;
 /// element.
 ///
 /// `srcset` values are split into their image candidates and `ping` values
-/// at whitespace, one [`Link`] per URL. In addition, the `content` of
-/// `<meta http-equiv="refresh" content="5; url=...">` is reported (only its
-/// URL part) with `attr` `"content"`.
+/// at whitespace, one [`Link`] per URL. A `cite` whose value is a `mid:`
+/// URL (RFC 2392, the quoted message's Message-ID, as mail readers write
+/// on `<blockquote type="cite">`) is not reported. In addition, the
+/// `content` of `<meta http-equiv="refresh" content="5; url=...">` is
+/// reported (only its URL part) with `attr` `"content"`.
 pub const URL_ATTRIBUTES: &[&str] = &[
     "action",
     "background",
@@ -655,6 +657,15 @@ impl Scanner<'_> {
         if value.is_empty() {
             return;
         }
+        // `<blockquote type="cite" cite="mid:...">` (Thunderbird and
+        // other mail readers): the Message-ID of the quoted message as a
+        // `mid:` URL (RFC 2392), a reference rather than a link. Other
+        // `cite` values (`http:` sources of a quotation) are links.
+        if attr == "cite"
+            && value.get(..4).is_some_and(|m| m.eq_ignore_ascii_case("mid:"))
+        {
+            return;
+        }
         if base && attr == "href" && self.out.base.is_none() {
             self.out.base = Some(value.clone());
         }
@@ -1066,6 +1077,21 @@ mod tests {
             assert!(html[l.offset..].starts_with("http://"));
         }
         assert_eq!(s.text, "uswen");
+    }
+
+    #[test]
+    fn cite_mid_not_reported() {
+        // Thunderbird's quote of a message, and a quotation's source.
+        let html = "<blockquote type=\"cite\"\n\
+            cite=\"mid:5F38@mail.example\">q</blockquote>\
+            <blockquote cite='MID:x@y'>r</blockquote>\
+            <q cite=\"http://src.example/\">s</q>\
+            <a href=\"mid:z@w\">mid as a link</a>";
+        let s = scan_html(html);
+        assert_eq!(
+            values(&s),
+            [("q", "cite", "http://src.example/"), ("a", "href", "mid:z@w")]
+        );
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! [`parse_message`] takes the raw bytes of one message (an mbox
 //! separator line already removed; CRLF or LF line ends) and returns the
 //! text the URL scanner should look at, as [`Piece`]s: one per header
-//! field whose value contains a `:`, and one per text part of the body
+//! field whose value contains a `:` (but `Content-Class`, whose value is
+//! a class name), and one per text part of the body
 //! (`text/plain` and other `text/*` as [`Source::Text`], `text/html` as
 //! [`Source::Html`]). Each piece has its transfer encoding
 //! (quoted-printable, base64) undone, its charset converted to UTF-8,
@@ -279,7 +280,9 @@ pub struct Piece {
     /// The transfer encoding that was undone.
     pub decoded: Decoded,
     /// The text, UTF-8. Header values are unfolded and their encoded
-    /// words decoded; body text keeps its line ends (CRLF or LF).
+    /// words decoded; body text keeps its line ends (CRLF or LF). The
+    /// yEnc blocks of [`Source::Text`] pieces in an ASCII-compatible
+    /// charset are left out.
     pub text: String,
     /// Text offsets to raw offsets.
     pub map: OffsetMap,
@@ -603,6 +606,14 @@ impl<'a> Walker<'a> {
         base: &Option<String>,
         ct: &str,
     ) {
+        // `Content-Class` (Microsoft Exchange, [MS-OXCMAIL]: the message's
+        // PidNameContentClass) names a class of item, such as
+        // `urn:content-classes:message` or
+        // `http://content-classes.microsoft.com/exchange/conflict`: a
+        // name in URI form that nothing dereferences, not a link.
+        if f.name.eq_ignore_ascii_case("content-class") {
+            return;
+        }
         if self.opts.skip_fields_without_scheme {
             let raw = self.raw.get(f.value.0..f.value.1).unwrap_or(&[]);
             if !may_hold_scheme(raw) {
@@ -787,6 +798,14 @@ impl<'a> Walker<'a> {
                 }
             },
         };
+        // yEnc blocks hold binary data: left out of text (not HTML) in a
+        // charset where their lines are ASCII lines.
+        let (bytes, map) =
+            if ct != "text/html" && charset.is_ascii_compatible() {
+                without_yenc(bytes, map)
+            } else {
+                (bytes, map)
+            };
         let (bytes, map) = if ct == "text/plain"
             && !lenient
             && charset.is_ascii_compatible()
@@ -1562,6 +1581,78 @@ fn unflow(input: &[u8], delsp: bool) -> (Vec<u8>, OffsetMap) {
         joined = joins;
     }
     (out, b.finish(0))
+}
+
+// ---------------------------------------------------------------------
+// yEnc.
+
+/// `text` without its yEnc blocks (see [`yenc_blocks`]), and the map of
+/// what is left: the text around a block keeps its offsets into the raw
+/// message.
+fn without_yenc(text: Vec<u8>, map: OffsetMap) -> (Vec<u8>, OffsetMap) {
+    let blocks = yenc_blocks(&text);
+    if blocks.is_empty() {
+        return (text, map);
+    }
+    let mut out = Vec::with_capacity(text.len());
+    // Offsets in `out` to offsets in `text`.
+    let mut kept = MapBuilder::default();
+    let mut from = 0;
+    for (s, e) in blocks.into_iter().chain([(text.len(), text.len())]) {
+        kept.push(out.len(), from, true);
+        out.extend_from_slice(text.get(from..s).unwrap_or(&[]));
+        from = e;
+    }
+    let len = out.len();
+    let map = kept.finish(0).then(len, &map);
+    (out, map)
+}
+
+/// The byte ranges of the yEnc blocks of `text` (yEnc 1.3, the formal
+/// specification of 2002): from a line that starts `=ybegin ` and has
+/// the `line=`, `size=` and `name=` keywords, up to and with the next
+/// line that starts `=yend` (to the end of the text if there is none).
+/// Between them are a multipart post's `=ypart` line and the data lines:
+/// binary bytes shifted by 42, in which a URL or an address is noise.
+/// Each range starts at a line start and ends after a line end, so the
+/// text around it keeps its lines.
+fn yenc_blocks(b: &[u8]) -> Vec<(usize, usize)> {
+    let line_end = |at: usize| {
+        memchr::memchr(b'\n', b.get(at..).unwrap_or(&[]))
+            .map_or(b.len(), |k| at + k + 1)
+    };
+    let mut blocks = Vec::new();
+    let mut from = 0;
+    while let Some(p) = memmem::find(b.get(from..).unwrap_or(&[]), b"=ybegin ")
+    {
+        let start = from + p;
+        let header_end = line_end(start);
+        from = header_end;
+        let header = b.get(start..header_end).unwrap_or(&[]);
+        let keyword = |k: &[u8]| memmem::find(header, k).is_some();
+        if (start > 0 && b.get(start - 1) != Some(&b'\n'))
+            || !(keyword(b" line=")
+                && keyword(b" size=")
+                && keyword(b" name="))
+        {
+            continue;
+        }
+        let mut end = b.len();
+        let mut search = header_end.saturating_sub(1);
+        while let Some(q) =
+            memmem::find(b.get(search..).unwrap_or(&[]), b"\n=yend")
+        {
+            let at = search + q + 1;
+            if matches!(b.get(at + 5), None | Some(b' ' | b'\r' | b'\n')) {
+                end = line_end(at);
+                break;
+            }
+            search = at;
+        }
+        blocks.push((start, end));
+        from = end;
+    }
+    blocks
 }
 
 // ---------------------------------------------------------------------
