@@ -200,9 +200,17 @@ impl<R: Read> Messages<R> {
                             self.consume(nl + 1);
                             self.length = Length::Unknown;
                         }
-                        None => {
+                        None if self.eof => {
                             self.consume(pending_len);
                             return Ok(None);
+                        }
+                        None if pending_len <= self.max => {
+                            self.fill()?;
+                        }
+                        None => {
+                            // A `From ` line longer than a message.
+                            self.consume(pending_len);
+                            self.length = Length::Unknown;
                         }
                     }
                     continue;
@@ -224,7 +232,7 @@ impl<R: Read> Messages<R> {
                     return Ok(None);
                 }
                 if matches!(end, Sep::Undecided(_)) {
-                    continue; // decided now that the end is known
+                    continue; // the end of the input decides the line
                 }
                 return Ok(Some(self.take(pending_len, false)));
             }
@@ -781,6 +789,18 @@ mod tests {
                 assert_eq!(&mbox.as_bytes()[at..at + m.raw.len()], &m.raw[..]);
             }
         }
+    }
+
+    #[test]
+    fn long_first_line_is_bounded() {
+        // A first `From ` line longer than the limit and than a read:
+        // dropped as the separator it is; what follows is a message.
+        let mut mbox = b"From a@b Thu Jan  1 00:00:00 1970".to_vec();
+        mbox.extend(std::iter::repeat_n(b' ', READ + 10));
+        mbox.extend_from_slice(b"\nS: 1\n\nbody\n");
+        let v = all(&mbox, Framing::Mbox, 4096);
+        assert!(v.iter().all(|m| m.raw.len() <= 4096));
+        assert!(v.last().is_some_and(|m| m.raw.ends_with(b"body\n")));
     }
 
     #[test]
