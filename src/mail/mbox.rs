@@ -792,6 +792,64 @@ mod tests {
     }
 
     #[test]
+    fn random_mboxes_are_cut_at_line_starts() {
+        // Every byte of the input is in one message or in a dropped
+        // `From ` line, in order; each message, its `>` put back, is the
+        // input from its offset on.
+        let pieces: [&[u8]; 10] = [
+            b"From a@b Thu Jan  1 00:00:00 1970\n",
+            b"From here on\n",
+            b"\n",
+            b"\r\n",
+            b"Content-Length: 7\n",
+            b"Content-Length: 0\n",
+            b"body x\n",
+            b">From z\n",
+            b"S: y\n",
+            b"long line without end ",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..3000 {
+            let n = (next() % 30) as usize;
+            let mut input = Vec::new();
+            for _ in 0..n {
+                input.extend_from_slice(pieces[(next() % 10) as usize]);
+            }
+            let mut at = 0;
+            for m in all(&input, Framing::Mbox, 1024) {
+                let offset = m.offset as usize;
+                // Between messages: `From ` lines (an empty message
+                // between two of them is no message).
+                for line in input[at..offset].split_inclusive(|&c| c == b'\n')
+                {
+                    assert!(
+                        line.starts_with(b"From ") && line.ends_with(b"\n"),
+                        "{:?}",
+                        String::from_utf8_lossy(&input)
+                    );
+                }
+                let mut back = m.raw.clone();
+                for &r in m.removed.iter().rev() {
+                    back.insert(r, b'>');
+                }
+                assert_eq!(&input[offset..offset + back.len()], &back[..]);
+                at = offset + back.len();
+            }
+            let rest = &input[at..];
+            assert!(
+                rest.is_empty() || rest.starts_with(b"From "),
+                "{input:?}"
+            );
+        }
+    }
+
+    #[test]
     fn long_first_line_is_bounded() {
         // A first `From ` line longer than the limit and than a read:
         // dropped as the separator it is; what follows is a message.
