@@ -311,8 +311,8 @@ enum Escape {
     SingleShift,
 }
 
-/// The escape sequence `rest` starts with (RFC 1557 section 2, RFC 1922
-/// sections 5 and 8) and its length.
+/// The escape sequence `rest` starts with (RFC 1557, RFC 1922) and its
+/// length.
 fn escape(rest: &[u8]) -> Option<(Escape, usize)> {
     match rest {
         [0x1b, b'$', b')', f, ..] => match f {
@@ -487,8 +487,9 @@ fn seven_bit(input: &[u8], cs: Charset) -> (String, OffsetMap, bool, bool) {
             }
             _ => {
                 // ASCII in the shifted state: spaces and controls; a
-                // line end shifts back (RFC 1557 section 2, RFC 1922
-                // section 8, RFC 1843).
+                // line end shifts back (RFC 1557's formal syntax ends
+                // every shifted segment before the line end; RFC 1922,
+                // RFC 1843).
                 if c == b'\n' {
                     shifted = false;
                 }

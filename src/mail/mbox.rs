@@ -400,7 +400,7 @@ fn is_zone(w: &[u8]) -> bool {
 }
 
 /// What may follow the year: nothing, a time zone, or UUCP's
-/// `remote from host` (RFC 976 2.3).
+/// `remote from host` (RFC 976).
 fn is_date_tail(w: &[&[u8]]) -> bool {
     match w {
         [] => true,

@@ -1226,8 +1226,9 @@ fn decode_words(
         let enc = match charset_for(word.charset) {
             Some(Charset::Whatwg(e)) => e,
             Some(cs) => {
-                // A 7-bit charset of our own: each word stands alone
-                // (RFC 2047 section 5 wants it to end in ASCII).
+                // A 7-bit charset of our own: each word stands alone,
+                // whole characters (RFC 2047 section 5) starting in
+                // ASCII (section 6.2).
                 flush_run(&mut run, &mut out, &mut b, at);
                 let conv = super::charset::convert(&bytes, cs, false);
                 let name = cs.name();
