@@ -6,7 +6,7 @@
 //!
 //! # Where a message ends
 //!
-//! RFC 4155 (appendix A) describes the mbox family: each message starts
+//! RFC 4155 (section 2) describes the mbox family: each message starts
 //! with a `From ` line (the envelope sender and the time of delivery,
 //! as `asctime` writes it) and ends with an empty line. Writers differ
 //! in how they keep body lines that start with `From ` from being read
@@ -452,7 +452,7 @@ fn is_rfc5322_date(w: &[&[u8]]) -> bool {
 /// Where a message that starts `pending` ends by its `Content-Length`
 /// (mboxcl, mboxcl2): `End` when the header has one and the end it gives
 /// is the end of the input or the start of a separator line, after an
-/// optional empty line (RFC 4155 appendix A); `Unknown` when more input
+/// optional empty line (RFC 4155 section 2); `Unknown` when more input
 /// must be read to tell; `None` (or `Absent`) otherwise, and when the
 /// message would be longer than `max`.
 fn content_length_end(
