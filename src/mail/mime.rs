@@ -196,11 +196,16 @@ impl OffsetMap {
                 // The first text byte whose mid offset is in x's run (a
                 // run that starts inside a two-byte unit takes the next
                 // unit).
-                let t = a.text + (x.text - a.raw).div_ceil(step);
+                let d = x.text - a.raw;
+                let (t, raw) = if step == 1 {
+                    (a.text + d, x.raw)
+                } else {
+                    let t = a.text + d.div_ceil(step);
+                    (t, inner.raw_offset(a.raw_at(t)))
+                };
                 if t >= end {
                     break;
                 }
-                let raw = inner.raw_offset(a.raw_at(t));
                 b.push_step(t, raw, a.step.saturating_mul(x.step));
             }
         }
@@ -1343,6 +1348,10 @@ fn push_plain(
 /// `Content-Type` was lost (the body is then read as one text, its
 /// parts' bodies encoded, their delimiters and headers not).
 fn looks_quoted_printable(body: &[u8]) -> bool {
+    // Most bodies have no `=3D`: no need to read them line by line.
+    if memmem::find(body, b"=3D").is_none() {
+        return false;
+    }
     let mut encoded_eq = false;
     let mut soft = false;
     // Whether the `=` being looked at is inside a `scheme://` run.
