@@ -56,6 +56,8 @@
 //! text ends with whitespace. Inline tags (`b`, `a`, `font`, ...) insert
 //! nothing, as a browser renders `foo<b>bar</b>` as `foobar`.
 
+use std::sync::LazyLock;
+
 use memchr::memchr;
 
 /// The attribute names whose values are reported as links, for any
@@ -880,9 +882,19 @@ const LATIN1: [&str; 96] = [
 /// A named reference: its character and whether it is a legacy name that
 /// may omit the semicolon.
 fn lookup(name: &[u8]) -> Option<(char, bool)> {
-    if let Some(k) = LATIN1.iter().position(|n| n.as_bytes() == name) {
-        let c = u32::try_from(k).ok().and_then(|k| char::from_u32(0xA0 + k));
-        return c.map(|c| (c, true));
+    // The Latin-1 names sorted, for a binary search: a reference is
+    // looked up once for each prefix of its name.
+    static SORTED: LazyLock<Vec<(&'static [u8], char)>> =
+        LazyLock::new(|| {
+            let mut v: Vec<(&'static [u8], char)> = (0xA0..)
+                .zip(LATIN1)
+                .filter_map(|(c, n)| Some((n.as_bytes(), char::from_u32(c)?)))
+                .collect();
+            v.sort_unstable();
+            v
+        });
+    if let Ok(k) = SORTED.binary_search_by(|(n, _)| (*n).cmp(name)) {
+        return SORTED.get(k).map(|&(_, c)| (c, true));
     }
     let legacy = |c| Some((c, true));
     let modern = |c| Some((c, false));
