@@ -334,3 +334,72 @@ fn compressed_formats_read_the_same() {
         assert_eq!(got, plain, "{ext}");
     }
 }
+
+#[test]
+fn from_line_in_body_is_not_a_separator() {
+    // An mbox whose writer did not quote a body line starting `From `
+    // (SYNTHETIC: the shared corpora have none unquoted): the line is
+    // text, its URL is found, and the next real separator still counts.
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("a.mbox");
+    std::fs::write(
+        &f,
+        "From a@b.example Thu Jan  1 00:00:00 1970\nSubject: one\n\n\
+         intro\n\nFrom here on http://x.example/new is the place\n\n\
+         From c@d.example  Sat Jan 19 15:26:33 EST 2002\nSubject: two\n\n\
+         see http://y.example/\n",
+    )
+    .unwrap();
+    let hits = json(&[f.to_str().unwrap()]);
+    let h = find(&hits, "http://x.example/new");
+    assert_eq!(h["message"], 1);
+    assert_eq!(h["line"], 6);
+    assert_eq!(h["column"], 14);
+    let h = find(&hits, "http://y.example/");
+    assert_eq!(h["message"], 2);
+    assert_eq!(h["line"], 11);
+    // A text file that starts with such a line is text.
+    std::fs::write(&f, "From the README: http://z.example/\n").unwrap();
+    let hits = json(&[f.to_str().unwrap()]);
+    assert_eq!(hits.len(), 1);
+    assert!(hits[0].get("message").is_none());
+}
+
+#[test]
+fn content_class_urn_not_printed() {
+    // notmuch lkml 1382298775.004354: `Content-class:
+    // urn:content-classes:message` (Microsoft Exchange).
+    let f = sample("mail/notmuch-lkml-1382298775.004354.eml");
+    let hits = json(&[f.to_str().unwrap(), "--invalid"]);
+    assert!(!hits.is_empty());
+    assert!(hits.iter().all(|h| h["url"] != "urn:content-classes:message"));
+}
+
+#[test]
+fn yenc_data_gives_no_url_in_news() {
+    // A news article with a yEnc block (SYNTHETIC): only the URLs of
+    // the text around it, at their places in the file.
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("article");
+    let mut article = b"Path: a!b\nNewsgroups: alt.binaries.test\n\
+        Subject: x (1/1)\n\nsee http://before.example/\n\
+        =ybegin line=128 size=40 name=x.bin\n"
+        .to_vec();
+    article.extend_from_slice(
+        b"\xe9http://noise.example/\x80\xff www.no.example\n",
+    );
+    article.extend_from_slice(b"=yend size=40\nafter http://after.example/\n");
+    std::fs::write(&f, &article).unwrap();
+    let out = Command::new(BIN).arg("--json").arg(&f).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let hits: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let urls: Vec<&str> =
+        hits.iter().map(|h| h["url"].as_str().unwrap()).collect();
+    assert_eq!(urls, ["http://before.example/", "http://after.example/"]);
+    assert_eq!(hits[1]["line"], 9);
+    assert_eq!(hits[1]["column"], 7);
+}

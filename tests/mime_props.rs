@@ -30,6 +30,15 @@ fn mimeish() -> impl Strategy<Value = Vec<u8>> {
         b"X-Url: see\n http://c.example/\n",
         b"X-Q: =?us-ascii?Q?http=3A//d.example/?=\n",
         b"Received: by h; 10:00:00\n",
+        b"Content-Type: text/plain; charset=iso-2022-kr\n",
+        b"Content-Type: text/html; charset=hz-gb-2312\n",
+        b"Content-Type: text/plain; charset=iso-2022-cn-ext\n",
+        b"Content-Type: text/plain; charset=utf-16\n",
+        b"\x1b$)C\x0e>H\x0f",
+        b"\x1b$*H\x1bN!!",
+        b"~{VP~}~",
+        b"\x1b$BF|\x1b(B",
+        b"Subject: =?iso-2022-kr?B?GyQpQw4+SA8=?= x:y\n",
     ]);
     prop::collection::vec(
         prop_oneof![

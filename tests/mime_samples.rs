@@ -208,10 +208,11 @@ fn iso_2022_jp_text_and_subject() {
     assert!(!t.text.contains('\u{1b}'), "escape sequences decoded");
     assert!(t.text.contains("\u{6c0f}\u{540d}:Vip-mail"), "{}", t.text);
     assert!(t.text.contains("\nhttp://www.vip-jp.net/?sid=2\n"));
-    // Not ASCII-compatible: all text maps to the body's first byte.
+    // The body's first character `<` is its first byte; the next one
+    // is the first byte after `ESC $ B` (the JIS X 0208 pair `;v`).
     let first = find(&raw, b"<\x1b$B;v6H");
     assert_eq!(t.map.raw_offset(0), first);
-    assert_eq!(t.map.raw_offset(t.text.len() - 1), first);
+    assert_eq!(t.map.raw_offset(1), first + 4);
     // The B-encoded ISO-2022-JP subject has no ':' so it is no piece.
     assert!(header(&p, "Subject").is_none());
 }
@@ -401,4 +402,258 @@ fn undeclared_quoted_printable_is_decoded() {
             .iter()
             .any(|w| w.contains("quoted-printable though declared"))
     );
+}
+
+#[test]
+fn qp_guess_keeps_urls_right_as_written() {
+    // A 7bit HTML newsletter with `=3d` (lowercase) inside one of its
+    // click-through links and `src=` at a line end: no encoder wrote
+    // it, so it is not decoded and every link stays as written.
+    let raw = sample("sa-hardham-00093-7bit-not-qp.eml");
+    let p = parse(&raw);
+    assert!(
+        p.warnings.iter().all(|w| !w.contains("quoted-printable")),
+        "{:?}",
+        p.warnings
+    );
+    let html = body_pieces(&p)[0];
+    assert_eq!(html.source, Source::Html);
+    assert_eq!(html.decoded, Decoded::None);
+    let links = urlx::mail::html::scan_html(&html.text).links;
+    let text = String::from_utf8_lossy(&raw);
+    // In `href="..."`, `HREF="..."` and one `SRC="..."`.
+    let written: std::collections::BTreeSet<&str> = text
+        .match_indices("=\"http://clickthru.online.com/Click?q=")
+        .map(|(at, _)| {
+            let url = &text[at + 2..];
+            &url[..url.find('"').unwrap()]
+        })
+        .collect();
+    let found: std::collections::BTreeSet<&str> = links
+        .iter()
+        .map(|l| l.value.as_str())
+        .filter(|v| v.starts_with("http://clickthru.online.com/Click?q="))
+        .collect();
+    assert_eq!(written.len(), 66);
+    assert_eq!(found, written);
+    // `q=3d-oi9N...` keeps its `=3d`, and maps to where it is written.
+    let l = links.iter().find(|l| l.value.contains("q=3d-")).unwrap();
+    let at = html.map.raw_offset(l.offset);
+    assert_eq!(&raw[at..at + l.value.len()], l.value.as_bytes());
+}
+
+/// Every occurrence of `url` in `piece`'s text maps back to the raw
+/// bytes `written` (the URL as the charset writes it); returns how many.
+fn urls_map_back(
+    raw: &[u8],
+    piece: &Piece,
+    url: &str,
+    written: &[u8],
+) -> usize {
+    let mut n = 0;
+    for (at, _) in piece.text.match_indices(url) {
+        let s = piece.map.raw_offset(at);
+        let e = piece.map.raw_offset(at + url.len());
+        assert_eq!(&raw[s..e], written, "{url}");
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn iso_2022_jp_positions_exact() {
+    // A real ISO-2022-JP message: each URL maps to its raw bytes.
+    let raw = sample("sa-spam1-00325-iso-2022-jp.eml");
+    let p = parse(&raw);
+    let t = body_pieces(&p)[0];
+    let url = "http://www.vip-jp.net/?sid=2";
+    assert_eq!(urls_map_back(&raw, t, url, url.as_bytes()), 2);
+    // After a JIS X 0208 run and `ESC ( B`, `:Vip-mail` maps to its `:`.
+    let at = t.text.find(":Vip-mail").unwrap();
+    assert_eq!(&raw[t.map.raw_offset(at)..][..9], b":Vip-mail");
+    // 名 is the JIS X 0208 pair `L>`.
+    let name = t.text.find('\u{540d}').unwrap();
+    assert_eq!(&raw[t.map.raw_offset(name)..][..2], b"L>");
+    // SpamAssassin nice/cjk/iso-2022-jp.2: EUC-JP bytes under the label
+    // (replaced), the URL twice on line 48 of the file.
+    let raw = sample("sa-iso-2022-jp.eml");
+    let p = parse(&raw);
+    let h = body_pieces(&p)[0];
+    let url =
+        "http://cvs.netlab.co.jp/cgi-bin/cvsweb/ruby/ext/socket/extconf.rb";
+    assert_eq!(urls_map_back(&raw, h, url, url.as_bytes()), 2);
+    let at = h.map.raw_offset(h.text.find(url).unwrap());
+    assert_eq!(raw[..at].iter().filter(|&&c| c == b'\n').count() + 1, 48);
+}
+
+#[test]
+fn iso_2022_kr_keeps_urls() {
+    // SYNTHETIC (no ISO-2022-KR mail in the shared corpora): text
+    // encoded with Python's iso2022_kr codec (RFC 1557: `ESC $ ) C`
+    // once, SO/SI around KS X 1001 pairs).
+    let raw = sample("synthetic-iso-2022-kr.eml");
+    let p = parse(&raw);
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    let t = body_pieces(&p)[0];
+    assert_eq!(
+        t.text,
+        "안녕하세요. 자세한 내용은 http://kr.example/news?id=1 을 보세요.\r\n\
+         한국어 문서:http://kr.example/a/b.html 끝\r\n\
+         \r\n\
+         ASCII only line http://kr.example/plain\r\n"
+    );
+    for url in [
+        "http://kr.example/news?id=1",
+        "http://kr.example/a/b.html",
+        "http://kr.example/plain",
+    ] {
+        assert_eq!(urls_map_back(&raw, t, url, url.as_bytes()), 1);
+    }
+    // A Korean character maps to its pair, after the SO.
+    let at = t.map.raw_offset(t.text.find('끝').unwrap());
+    assert_eq!(raw[at - 1], 0x0e);
+    // The B-encoded ISO-2022-KR Subject.
+    let s = header(&p, "Subject").unwrap();
+    assert_eq!(s.text, "공지: http://kr.example/s");
+}
+
+#[test]
+fn hz_and_iso_2022_cn_keep_urls() {
+    // SYNTHETIC: HZ-GB-2312 from Python's hz codec, with a bare `~` in a
+    // URL and a `~` line continuation added by hand; ISO-2022-CN built
+    // by hand (RFC 1922: GB 2312 and CNS 11643 designations, SO/SI, a
+    // single shift to CNS plane 2).
+    let raw = sample("synthetic-hz-gb-2312.eml");
+    let p = parse(&raw);
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    let t = body_pieces(&p)[0];
+    assert_eq!(
+        t.text,
+        "中文网页 http://cn.example/hz?x=1 请访问\n\
+         ~ tilde http://cn.example/~user/ 和~\n\
+         继续\n\
+         raw tilde http://cn.example/~raw/ ok\n\
+         中文http://cn.example/after-gb http://cn.example/joined\n"
+    );
+    let url = "http://cn.example/hz?x=1";
+    assert_eq!(urls_map_back(&raw, t, url, url.as_bytes()), 1);
+    let url = "http://cn.example/~user/";
+    assert_eq!(urls_map_back(&raw, t, url, b"http://cn.example/~~user/"), 1);
+    let url = "http://cn.example/~raw/";
+    assert_eq!(urls_map_back(&raw, t, url, url.as_bytes()), 1);
+    let url = "http://cn.example/joined";
+    assert_eq!(urls_map_back(&raw, t, url, url.as_bytes()), 1);
+
+    let raw = sample("synthetic-iso-2022-cn.eml");
+    let p = parse(&raw);
+    let t = body_pieces(&p)[0];
+    assert!(
+        t.text.starts_with("中文网页 http://cn.example/iso?a=1 请访问\r\n")
+    );
+    for url in [
+        "http://cn.example/iso?a=1",
+        "http://cn.example/cns",
+        "http://cn.example/plane1",
+    ] {
+        assert_eq!(urls_map_back(&raw, t, url, url.as_bytes()), 1);
+    }
+    // CNS 11643 has no decoder: its characters are U+FFFD, with a note.
+    assert_eq!(t.text.matches('\u{fffd}').count(), 2);
+    assert_eq!(
+        p.warnings,
+        ["message: ISO-2022-CN characters of CNS 11643 replaced"]
+    );
+}
+
+#[test]
+fn utf16_positions_exact() {
+    // SYNTHETIC: a UTF-16 part (byte order mark, little endian) sent
+    // binary, and a UTF-16BE part in quoted-printable (Python's quopri).
+    let raw = sample("synthetic-utf-16.eml");
+    let p = parse(&raw);
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    let b = body_pieces(&p);
+    let utf16 = |s: &str| -> Vec<u8> {
+        s.encode_utf16().flat_map(|u| u.to_le_bytes()).collect()
+    };
+    for url in [
+        "http://u16.example/le?q=1",
+        "http://u16.example/two",
+        // After a character written as a surrogate pair.
+        "http://u16.example/after-pair",
+    ] {
+        assert_eq!(urls_map_back(&raw, b[0], url, &utf16(url)), 1);
+    }
+    let at = b[1].text.find("http://u16.example/be").unwrap();
+    let s = b[1].map.raw_offset(at);
+    assert!(raw[s..].starts_with(b"=00h=00t=00t=00p"));
+}
+
+#[test]
+fn content_class_header_not_scanned() {
+    // SpamAssassin nice/cjk/gb2312.2: `Content-Class:
+    // urn:content-classes:message`, Microsoft Exchange's class name.
+    let raw = sample("sa-gb2312.eml");
+    let p = parse(&raw);
+    assert!(header(&p, "Content-Class").is_none());
+    assert!(p.pieces.iter().all(|x| !x.text.contains("urn:content-classes")));
+    // Other fields are pieces as before.
+    assert!(header(&p, "Subject").is_some());
+}
+
+#[test]
+fn cite_mid_not_reported() {
+    // usrp-users messages from Thunderbird: `<blockquote type="cite"
+    // cite="mid:...">`, as written and in quoted-printable.
+    for name in ["usrp-users-114.eml", "usrp-users-191.eml"] {
+        let raw = sample(name);
+        let p = parse(&raw);
+        let html = body_pieces(&p)
+            .into_iter()
+            .find(|x| x.source == Source::Html)
+            .expect("an HTML part");
+        assert!(html.text.contains("cite=\"mid:"), "{name}");
+        let links = urlx::mail::html::scan_html(&html.text).links;
+        assert!(links.iter().all(|l| l.attr != "cite"), "{name}");
+        assert!(links.iter().all(|l| !l.value.starts_with("mid:")));
+        assert!(links.iter().any(|l| l.attr == "href"), "{name}");
+    }
+}
+
+#[test]
+fn yenc_block_skipped() {
+    // SYNTHETIC (no yEnc post in the shared corpora): a yEnc 1.3 block
+    // whose data line happens to read `http://noise.example/`, between
+    // two lines with URLs.
+    let mut data: Vec<u8> = b"see http://before.example/ first\r\n".to_vec();
+    data.extend_from_slice(b"=ybegin line=128 size=42 name=noise.bin\r\n");
+    data.extend_from_slice(b"xx http://noise.example/ www.noise.example");
+    data.extend_from_slice(b" \xe9\x80\xff"); // 8-bit, as yEnc data is
+    data.extend_from_slice(b"\r\n=yend size=42 crc32=00000000\r\n");
+    data.extend_from_slice(b"and http://after.example/ last\r\n");
+    let mut raw =
+        b"Newsgroups: alt.binaries.test\r\nSubject: noise\r\n\r\n".to_vec();
+    raw.extend_from_slice(&data);
+    let p = parse(&raw);
+    // The 8-bit data is not text: no charset warning.
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    let t = body_pieces(&p)[0];
+    assert_eq!(
+        t.text,
+        "see http://before.example/ first\r\nand http://after.example/ last\r\n"
+    );
+    for url in ["http://before.example/", "http://after.example/"] {
+        let at = t.map.raw_offset(t.text.find(url).unwrap());
+        assert_eq!(&raw[at..at + url.len()], url.as_bytes());
+    }
+    // A block without its `=yend` runs to the end; a `=ybegin` line
+    // without the keywords is text.
+    let cut = find(&raw, b"\r\n=yend") + 2;
+    let p = parse(&raw[..cut]);
+    assert_eq!(
+        body_pieces(&p)[0].text,
+        "see http://before.example/ first\r\n"
+    );
+    let raw = b"\n=ybegin here http://x.example/ name=a\n";
+    assert!(body_pieces(&parse(raw))[0].text.contains("http://x.example/"));
 }

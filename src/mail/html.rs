@@ -56,15 +56,19 @@
 //! text ends with whitespace. Inline tags (`b`, `a`, `font`, ...) insert
 //! nothing, as a browser renders `foo<b>bar</b>` as `foobar`.
 
+use std::sync::LazyLock;
+
 use memchr::memchr;
 
 /// The attribute names whose values are reported as links, for any
 /// element.
 ///
 /// `srcset` values are split into their image candidates and `ping` values
-/// at whitespace, one [`Link`] per URL. In addition, the `content` of
-/// `<meta http-equiv="refresh" content="5; url=...">` is reported (only its
-/// URL part) with `attr` `"content"`.
+/// at whitespace, one [`Link`] per URL. A `cite` whose value is a `mid:`
+/// URL (RFC 2392, the quoted message's Message-ID, as mail readers write
+/// on `<blockquote type="cite">`) is not reported. In addition, the
+/// `content` of `<meta http-equiv="refresh" content="5; url=...">` is
+/// reported (only its URL part) with `attr` `"content"`.
 pub const URL_ATTRIBUTES: &[&str] = &[
     "action",
     "background",
@@ -655,6 +659,15 @@ impl Scanner<'_> {
         if value.is_empty() {
             return;
         }
+        // `<blockquote type="cite" cite="mid:...">` (Thunderbird and
+        // other mail readers): the Message-ID of the quoted message as a
+        // `mid:` URL (RFC 2392), a reference rather than a link. Other
+        // `cite` values (`http:` sources of a quotation) are links.
+        if attr == "cite"
+            && value.get(..4).is_some_and(|m| m.eq_ignore_ascii_case("mid:"))
+        {
+            return;
+        }
         if base && attr == "href" && self.out.base.is_none() {
             self.out.base = Some(value.clone());
         }
@@ -869,9 +882,19 @@ const LATIN1: [&str; 96] = [
 /// A named reference: its character and whether it is a legacy name that
 /// may omit the semicolon.
 fn lookup(name: &[u8]) -> Option<(char, bool)> {
-    if let Some(k) = LATIN1.iter().position(|n| n.as_bytes() == name) {
-        let c = u32::try_from(k).ok().and_then(|k| char::from_u32(0xA0 + k));
-        return c.map(|c| (c, true));
+    // The Latin-1 names sorted, for a binary search: a reference is
+    // looked up once for each prefix of its name.
+    static SORTED: LazyLock<Vec<(&'static [u8], char)>> =
+        LazyLock::new(|| {
+            let mut v: Vec<(&'static [u8], char)> = (0xA0..)
+                .zip(LATIN1)
+                .filter_map(|(c, n)| Some((n.as_bytes(), char::from_u32(c)?)))
+                .collect();
+            v.sort_unstable();
+            v
+        });
+    if let Ok(k) = SORTED.binary_search_by(|(n, _)| (*n).cmp(name)) {
+        return SORTED.get(k).map(|&(_, c)| (c, true));
     }
     let legacy = |c| Some((c, true));
     let modern = |c| Some((c, false));
@@ -1066,6 +1089,21 @@ mod tests {
             assert!(html[l.offset..].starts_with("http://"));
         }
         assert_eq!(s.text, "uswen");
+    }
+
+    #[test]
+    fn cite_mid_not_reported() {
+        // Thunderbird's quote of a message, and a quotation's source.
+        let html = "<blockquote type=\"cite\"\n\
+            cite=\"mid:5F38@mail.example\">q</blockquote>\
+            <blockquote cite='MID:x@y'>r</blockquote>\
+            <q cite=\"http://src.example/\">s</q>\
+            <a href=\"mid:z@w\">mid as a link</a>";
+        let s = scan_html(html);
+        assert_eq!(
+            values(&s),
+            [("q", "cite", "http://src.example/"), ("a", "href", "mid:z@w")]
+        );
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! [`parse_message`] takes the raw bytes of one message (an mbox
 //! separator line already removed; CRLF or LF line ends) and returns the
 //! text the URL scanner should look at, as [`Piece`]s: one per header
-//! field whose value contains a `:`, and one per text part of the body
+//! field whose value contains a `:` (but `Content-Class`, whose value is
+//! a class name), and one per text part of the body
 //! (`text/plain` and other `text/*` as [`Source::Text`], `text/html` as
 //! [`Source::Html`]). Each piece has its transfer encoding
 //! (quoted-printable, base64) undone, its charset converted to UTF-8,
@@ -20,9 +21,10 @@
 //! what went wrong. Work is linear in the input times the nesting depth,
 //! which is bounded by [`MimeOptions::max_depth`].
 
+use super::charset::{Charset, convert, feed, to_utf8};
 use crate::resolve::resolve_str;
 use crate::validate::Uri;
-use encoding_rs::{CoderResult, Decoder, Encoding, UTF_8, WINDOWS_1252};
+use encoding_rs::{Decoder, Encoding, UTF_8, WINDOWS_1252};
 use memchr::memmem;
 
 /// Limits and choices for [`parse_message`].
@@ -102,7 +104,8 @@ pub enum Decoded {
 ///
 /// Stored compactly as a sorted list of anchors: from an anchor's text
 /// offset on, offsets either advance with the raw offsets (a run copied
-/// unchanged) or all map to one raw offset (a decoded character, an
+/// unchanged), advance two raw bytes for each text byte (ASCII in
+/// UTF-16), or all map to one raw offset (a decoded character, an
 /// encoded word, a base64 part).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OffsetMap {
@@ -113,7 +116,16 @@ pub struct OffsetMap {
 struct Anchor {
     text: usize,
     raw: usize,
-    linear: bool,
+    /// Raw bytes per text byte from here on: 0 (all text maps to
+    /// `raw`), 1 (copied unchanged) or 2 (ASCII in UTF-16).
+    step: u8,
+}
+
+impl Anchor {
+    fn raw_at(&self, text_offset: usize) -> usize {
+        let d = text_offset.saturating_sub(self.text);
+        self.raw.saturating_add(d.saturating_mul(usize::from(self.step)))
+    }
 }
 
 impl OffsetMap {
@@ -123,19 +135,17 @@ impl OffsetMap {
     /// Exact for text copied unchanged (7bit, 8bit, ASCII runs of an
     /// ASCII-compatible charset) and for quoted-printable (each decoded
     /// byte maps to its first raw byte: the `=` of `=3D`). A character
-    /// converted from another charset maps to its first raw byte; text
-    /// from an RFC 2047 encoded word maps to the word's `=?`; all the
-    /// text of a base64 part maps to its first body line, and so does
-    /// all the text of a part in a charset that is not ASCII-compatible
-    /// (UTF-16, ISO-2022-JP). An offset at or past the end of the text
-    /// (a URL's end) continues the last run.
+    /// converted from another charset maps to its first raw byte (in
+    /// UTF-16 its first code unit; in ISO-2022-JP, ISO-2022-KR and HZ
+    /// its first byte after the escape or shift that selected its set);
+    /// text from an RFC 2047 encoded word maps to the word's `=?`; all
+    /// the text of a base64 part maps to its first body line. An offset
+    /// at or past the end of the text (a URL's end) continues the last
+    /// run.
     pub fn raw_offset(&self, text_offset: usize) -> usize {
         let idx = self.anchors.partition_point(|a| a.text <= text_offset);
         match idx.checked_sub(1).and_then(|i| self.anchors.get(i)) {
-            Some(a) if a.linear => {
-                a.raw.saturating_add(text_offset.saturating_sub(a.text))
-            }
-            Some(a) => a.raw,
+            Some(a) => a.raw_at(text_offset),
             None => text_offset,
         }
     }
@@ -146,15 +156,15 @@ impl OffsetMap {
     }
 
     /// The map of text copied unchanged from `raw_start` on.
-    fn linear_from(raw_start: usize) -> OffsetMap {
+    pub(super) fn linear_from(raw_start: usize) -> OffsetMap {
         OffsetMap {
-            anchors: vec![Anchor { text: 0, raw: raw_start, linear: true }],
+            anchors: vec![Anchor { text: 0, raw: raw_start, step: 1 }],
         }
     }
 
     /// The map of text that all maps to `raw`.
-    fn constant(raw: usize) -> OffsetMap {
-        OffsetMap { anchors: vec![Anchor { text: 0, raw, linear: false }] }
+    pub(super) fn constant(raw: usize) -> OffsetMap {
+        OffsetMap { anchors: vec![Anchor { text: 0, raw, step: 0 }] }
     }
 
     /// This map (text -> mid) followed by `inner` (mid -> raw), for a
@@ -163,23 +173,40 @@ impl OffsetMap {
         let mut b = MapBuilder::default();
         for (k, a) in self.anchors.iter().enumerate() {
             let end = self.anchors.get(k + 1).map_or(len, |n| n.text);
-            if !a.linear || end <= a.text {
+            if a.step == 0 || end <= a.text {
                 b.push(a.text, inner.raw_offset(a.raw), false);
                 continue;
             }
-            let span = end - a.text;
+            let step = usize::from(a.step);
+            let mid_end = a.raw_at(end);
             let first = inner.anchors.partition_point(|x| x.text <= a.raw);
-            let linear = first
+            let inner_step = first
                 .checked_sub(1)
                 .and_then(|i| inner.anchors.get(i))
-                .is_none_or(|x| x.linear);
-            b.push(a.text, inner.raw_offset(a.raw), linear);
+                .map_or(1, |x| x.step);
+            b.push_step(
+                a.text,
+                inner.raw_offset(a.raw),
+                a.step.saturating_mul(inner_step),
+            );
             for x in inner.anchors.iter().skip(first) {
-                let off = x.text - a.raw;
-                if off >= span {
+                if x.text >= mid_end {
                     break;
                 }
-                b.push(a.text + off, x.raw, x.linear);
+                // The first text byte whose mid offset is in x's run (a
+                // run that starts inside a two-byte unit takes the next
+                // unit).
+                let d = x.text - a.raw;
+                let (t, raw) = if step == 1 {
+                    (a.text + d, x.raw)
+                } else {
+                    let t = a.text + d.div_ceil(step);
+                    (t, inner.raw_offset(a.raw_at(t)))
+                };
+                if t >= end {
+                    break;
+                }
+                b.push_step(t, raw, a.step.saturating_mul(x.step));
             }
         }
         b.finish(inner.raw_offset(0))
@@ -189,12 +216,20 @@ impl OffsetMap {
 /// Builds an [`OffsetMap`] from anchors pushed in text order, dropping
 /// the ones that continue the previous run.
 #[derive(Default)]
-struct MapBuilder {
+pub(super) struct MapBuilder {
     anchors: Vec<Anchor>,
 }
 
 impl MapBuilder {
-    fn push(&mut self, text: usize, raw: usize, linear: bool) {
+    /// From `text` on, text maps to `raw`: advancing with it (`linear`)
+    /// or all to `raw`.
+    pub(super) fn push(&mut self, text: usize, raw: usize, linear: bool) {
+        self.push_step(text, raw, u8::from(linear));
+    }
+
+    /// From `text` on, text maps to `raw` plus `step` raw bytes for each
+    /// text byte.
+    pub(super) fn push_step(&mut self, text: usize, raw: usize, step: u8) {
         // Anchors come in text order; a step back replaces what it
         // overlaps rather than breaking the order.
         while self.anchors.last().is_some_and(|a| a.text > text) {
@@ -203,32 +238,32 @@ impl MapBuilder {
         if let Some(last) = self.anchors.last() {
             if last.text == text {
                 self.anchors.pop();
-                self.push(text, raw, linear);
+                self.push_step(text, raw, step);
                 return;
             }
-            let same = if last.linear && linear {
-                raw >= last.raw && raw - last.raw == text - last.text
-            } else {
-                !last.linear && !linear && raw == last.raw
-            };
-            if same {
+            if last.step == step && last.raw_at(text) == raw {
                 return;
             }
         }
-        self.anchors.push(Anchor { text, raw, linear });
+        self.anchors.push(Anchor { text, raw, step });
     }
 
     /// Appends `sub` (offsets relative to `text_base` and `raw_base`).
-    fn append(&mut self, sub: &OffsetMap, text_base: usize, raw_base: usize) {
+    pub(super) fn append(
+        &mut self,
+        sub: &OffsetMap,
+        text_base: usize,
+        raw_base: usize,
+    ) {
         for a in &sub.anchors {
-            self.push(text_base + a.text, raw_base + a.raw, a.linear);
+            self.push_step(text_base + a.text, raw_base + a.raw, a.step);
         }
     }
 
-    fn finish(mut self, empty_raw: usize) -> OffsetMap {
+    pub(super) fn finish(mut self, empty_raw: usize) -> OffsetMap {
         if self.anchors.first().is_none_or(|a| a.text != 0) {
             let raw = self.anchors.first().map_or(empty_raw, |a| a.raw);
-            self.anchors.insert(0, Anchor { text: 0, raw, linear: false });
+            self.anchors.insert(0, Anchor { text: 0, raw, step: 0 });
         }
         OffsetMap { anchors: self.anchors }
     }
@@ -250,7 +285,9 @@ pub struct Piece {
     /// The transfer encoding that was undone.
     pub decoded: Decoded,
     /// The text, UTF-8. Header values are unfolded and their encoded
-    /// words decoded; body text keeps its line ends (CRLF or LF).
+    /// words decoded; body text keeps its line ends (CRLF or LF). The
+    /// yEnc blocks of [`Source::Text`] pieces in an ASCII-compatible
+    /// charset are left out.
     pub text: String,
     /// Text offsets to raw offsets.
     pub map: OffsetMap,
@@ -574,6 +611,14 @@ impl<'a> Walker<'a> {
         base: &Option<String>,
         ct: &str,
     ) {
+        // `Content-Class` (Microsoft Exchange, [MS-OXCMAIL]: the message's
+        // PidNameContentClass) names a class of item, such as
+        // `urn:content-classes:message` or
+        // `http://content-classes.microsoft.com/exchange/conflict`: a
+        // name in URI form that nothing dereferences, not a link.
+        if f.name.eq_ignore_ascii_case("content-class") {
+            return;
+        }
         if self.opts.skip_fields_without_scheme {
             let raw = self.raw.get(f.value.0..f.value.1).unwrap_or(&[]);
             if !may_hold_scheme(raw) {
@@ -745,22 +790,30 @@ impl<'a> Walker<'a> {
             }
         };
         let label = info.params.get("charset");
-        let (encoding, declared_ascii) = match label.as_deref() {
-            None => (UTF_8, true),
-            Some(l) if is_ascii_label(l) => (UTF_8, true),
-            Some(l) => match Encoding::for_label(l.trim().as_bytes()) {
-                Some(e) => (e, false),
+        let (charset, declared_ascii) = match label.as_deref() {
+            None => (Charset::Whatwg(UTF_8), true),
+            Some(l) if is_ascii_label(l) => (Charset::Whatwg(UTF_8), true),
+            Some(l) => match Charset::for_label(l.trim().as_bytes()) {
+                Some(c) => (c, false),
                 None => {
                     self.warn(format!(
                         "{w}: unknown charset {l}, read as UTF-8 lossily"
                     ));
-                    (UTF_8, false)
+                    (Charset::Whatwg(UTF_8), false)
                 }
             },
         };
+        // yEnc blocks hold binary data: left out of text (not HTML) in a
+        // charset where their lines are ASCII lines.
+        let (bytes, map) =
+            if ct != "text/html" && charset.is_ascii_compatible() {
+                without_yenc(bytes, map)
+            } else {
+                (bytes, map)
+            };
         let (bytes, map) = if ct == "text/plain"
             && !lenient
-            && encoding.is_ascii_compatible()
+            && charset.is_ascii_compatible()
             && info
                 .params
                 .get("format")
@@ -776,20 +829,27 @@ impl<'a> Walker<'a> {
         } else {
             (bytes, map)
         };
-        let mut encoding = encoding;
+        let mut charset = charset;
         if declared_ascii && std::str::from_utf8(&bytes).is_err() && !lenient {
             self.warn(format!(
                 "{w}: 8-bit text without charset, read as windows-1252"
             ));
-            encoding = WINDOWS_1252;
+            charset = Charset::Whatwg(WINDOWS_1252);
         }
-        let (text, cmap, bad) = to_utf8(&bytes, encoding);
-        if bad && !lenient {
-            let name = encoding.name();
+        // All the text of a base64 part maps to its first line: no
+        // finer map is needed.
+        let exact = decoded != Decoded::Base64;
+        let conv = convert(&bytes, charset, exact);
+        let name = charset.name();
+        if conv.malformed && !lenient {
             self.warn(format!(
                 "{w}: text not valid {name}, bad bytes replaced"
             ));
         }
+        if conv.unsupported && !lenient {
+            self.warn(format!("{w}: {name} characters of CNS 11643 replaced"));
+        }
+        let (text, cmap) = (conv.text, conv.map);
         let map = cmap.then(text.len(), &map);
         let source =
             if ct == "text/html" { Source::Html } else { Source::Text };
@@ -1118,9 +1178,13 @@ fn parse_word(v: &[u8], at: usize) -> Option<Word<'_>> {
     Some(Word { charset, base64, payload, end: at + p0 + close + 2 })
 }
 
-fn encoding_for(label: &[u8]) -> Option<&'static Encoding> {
+fn charset_for(label: &[u8]) -> Option<Charset> {
     let s = String::from_utf8_lossy(label);
-    if is_ascii_label(&s) { Some(UTF_8) } else { Encoding::for_label(label) }
+    if is_ascii_label(&s) {
+        Some(Charset::Whatwg(UTF_8))
+    } else {
+        Charset::for_label(label)
+    }
 }
 
 /// Decodes the encoded words of an unfolded header value. Returns the
@@ -1164,8 +1228,31 @@ fn decode_words(
         } else {
             unescape(word.payload, b'=', true)
         };
-        let enc = match encoding_for(word.charset) {
-            Some(e) => e,
+        let enc = match charset_for(word.charset) {
+            Some(Charset::Whatwg(e)) => e,
+            Some(cs) => {
+                // A 7-bit charset of our own: each word stands alone,
+                // whole characters (RFC 2047 section 5) starting in
+                // ASCII (section 6.2).
+                flush_run(&mut run, &mut out, &mut b, at);
+                let conv = super::charset::convert(&bytes, cs, false);
+                let name = cs.name();
+                if conv.malformed {
+                    warnings.push(format!(
+                        "text not valid {name}, bad bytes replaced"
+                    ));
+                }
+                if conv.unsupported {
+                    warnings.push(format!(
+                        "{name} characters of CNS 11643 replaced"
+                    ));
+                }
+                b.push(out.len(), at, false);
+                out.push_str(&conv.text);
+                i = word.end;
+                plain_start = word.end;
+                continue;
+            }
             None => {
                 let cs = String::from_utf8_lossy(word.charset);
                 warnings.push(format!(
@@ -1231,7 +1318,7 @@ fn push_plain(
         warnings.push("8-bit bytes read as windows-1252".to_string());
         WINDOWS_1252
     };
-    let (text, map, _) = to_utf8(bytes, enc);
+    let (text, map, _) = to_utf8(bytes, enc, true);
     b.append(&map, out.len(), offset);
     out.push_str(&text);
 }
@@ -1239,14 +1326,106 @@ fn push_plain(
 // ---------------------------------------------------------------------
 // Transfer encodings and charsets.
 
-/// Whether a body not declared quoted-printable plainly is: it has both
-/// an encoded `=` (`=3D`) and a soft line break (`=` at a line end).
+/// Whether a body not declared quoted-printable plainly is, judged only
+/// on evidence no unencoded text gives by chance, because a wrong guess
+/// would change URLs that are right as written (`?q=da-x` would become
+/// `?q\u{da}-x`):
+///
+/// - every `=` is one an encoder writes (RFC 2045 6.7): a soft line
+///   break (`=` before the line end, rule 5, transport padding allowed)
+///   or `=` and two hexadecimal digits in uppercase, as rule 1 requires
+///   of encoders (a lowercase pair, `=0 ` or `="` rules the guess out);
+/// - there is an encoded `=` (`=3D`, which rule 1 makes every encoder
+///   write for a literal `=`) and a soft line break;
+/// - no escape inside a `scheme://` run (up to whitespace, a quote or
+///   `<` `>`) decodes to anything but printable ASCII: an encoded URL
+///   decodes to a URL (RFC 3986 section 2 allows only those characters),
+///   while `?id=C3FF` written as is would decode to bytes no URL has.
+///
+/// Lines of MIME structure are not looked at: a delimiter line (`--`
+/// and a boundary, RFC 2046 5.1.1) and the header fields that follow
+/// it. They are found in the body of a multipart whose own
+/// `Content-Type` was lost (the body is then read as one text, its
+/// parts' bodies encoded, their delimiters and headers not).
 fn looks_quoted_printable(body: &[u8]) -> bool {
-    let encoded_eq = memchr::memmem::find(body, b"=3D").is_some()
-        || memchr::memmem::find(body, b"=3d").is_some();
-    encoded_eq
-        && (memchr::memmem::find(body, b"=\n").is_some()
-            || memchr::memmem::find(body, b"=\r\n").is_some())
+    // Most bodies have no `=3D`: no need to read them line by line.
+    if memmem::find(body, b"=3D").is_none() {
+        return false;
+    }
+    let mut encoded_eq = false;
+    let mut soft = false;
+    // Whether the `=` being looked at is inside a `scheme://` run.
+    let mut in_url = false;
+    let mut in_part_header = false;
+    let mut start = 0;
+    while start < body.len() {
+        let rest = body.get(start..).unwrap_or(&[]);
+        let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        let line = rest.get(..end).unwrap_or(&[]);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        start += end + 1;
+        if in_part_header {
+            in_part_header = !line.is_empty();
+            continue;
+        }
+        if is_delimiter_line(line) {
+            let next = body.get(start..).unwrap_or(&[]);
+            let next = next.split(|&c| c == b'\n').next().unwrap_or(&[]);
+            in_part_header = field_name(next).is_some();
+            in_url = false;
+            continue;
+        }
+        let mut read = 0;
+        let mut soft_here = false;
+        for i in memchr::memchr_iter(b'=', line) {
+            let before = line.get(read..i).unwrap_or(&[]);
+            in_url = url_run_continues(before, in_url);
+            let after = line.get(i + 1..).unwrap_or(&[]);
+            if after.iter().all(|&c| c == b' ' || c == b'\t') {
+                // A soft break: the run goes on after the line end.
+                soft_here = true;
+                break;
+            }
+            let upper = |c: Option<&u8>| {
+                c.is_some_and(|c| matches!(c, b'0'..=b'9' | b'A'..=b'F'))
+            };
+            let (a, b) = (line.get(i + 1), line.get(i + 2));
+            let Some(v) = hex_pair(a, b).filter(|_| upper(a) && upper(b))
+            else {
+                return false;
+            };
+            if in_url && !(0x21..=0x7e).contains(&v) {
+                return false;
+            }
+            encoded_eq |= v == b'=';
+            read = i + 3;
+        }
+        soft |= soft_here;
+        in_url &= soft_here;
+    }
+    encoded_eq && soft
+}
+
+/// A multipart delimiter line: `--` and a boundary without whitespace
+/// (RFC 2046 5.1.1; trailing whitespace allowed).
+fn is_delimiter_line(line: &[u8]) -> bool {
+    let rest = line.strip_prefix(b"--").unwrap_or(&[]).trim_ascii_end();
+    !rest.is_empty() && !rest.iter().any(|&c| c == b' ' || c == b'\t')
+}
+
+/// Whether a `scheme://` run that was open (`open`) before `bytes`, or
+/// starts in them, is still open after them: a run starts at `://` and
+/// ends at whitespace, a quote, `<` or `>`.
+fn url_run_continues(bytes: &[u8], open: bool) -> bool {
+    let stop = |c: &u8| {
+        matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'\'' | b'<' | b'>')
+    };
+    match bytes.iter().rposition(stop) {
+        Some(d) => {
+            memmem::find(bytes.get(d..).unwrap_or(&[]), b"://").is_some()
+        }
+        None => open || memmem::find(bytes, b"://").is_some(),
+    }
 }
 
 /// Decodes quoted-printable `body` (at raw offset `base`). Returns the
@@ -1341,96 +1520,6 @@ fn decode_base64(input: &[u8]) -> (Vec<u8>, bool) {
     (out, clean)
 }
 
-/// Feeds `src` to `dec`, appending to `out`. Returns whether some
-/// input was malformed (and replaced with U+FFFD).
-fn feed(dec: &mut Decoder, src: &[u8], out: &mut String, last: bool) -> bool {
-    let mut src = src;
-    let mut errors = false;
-    for _ in 0..64 {
-        let need = dec.max_utf8_buffer_length(src.len()).unwrap_or(16);
-        out.reserve(need.max(16));
-        let (res, read, bad) = dec.decode_to_string(src, out, last);
-        errors |= bad;
-        src = src.get(read..).unwrap_or(&[]);
-        if res == CoderResult::InputEmpty {
-            break;
-        }
-    }
-    errors
-}
-
-/// Converts `input` from `enc` to UTF-8, with a map from the text to
-/// offsets in `input`.
-///
-/// For an ASCII-compatible encoding ASCII bytes map one to one and each
-/// other character maps to its first byte. For an encoding that is not
-/// (UTF-16, ISO-2022-JP) the whole text maps to offset 0: its first
-/// byte. The flag tells whether some input was malformed.
-fn to_utf8(input: &[u8], enc: &'static Encoding) -> (String, OffsetMap, bool) {
-    if enc == UTF_8 {
-        if let Ok(s) = std::str::from_utf8(input) {
-            return (s.to_string(), OffsetMap::linear_from(0), false);
-        }
-    }
-    if !enc.is_ascii_compatible() {
-        let (text, _, bad) = enc.decode(input);
-        return (text.into_owned(), OffsetMap::constant(0), bad);
-    }
-    let mut errors = false;
-    let mut dec = enc.new_decoder_without_bom_handling();
-    let mut out = String::with_capacity(input.len() + input.len() / 2);
-    let mut b = MapBuilder::default();
-    let mut pending: Option<usize> = None;
-    let mut i = 0;
-    while i < input.len() {
-        if pending.is_none() {
-            let rest = input.get(i..).unwrap_or(&[]);
-            let run = ascii_run(rest);
-            if run > 0 {
-                b.push(out.len(), i, true);
-                // ASCII is UTF-8 as it is: copied whole.
-                out.push_str(std::str::from_utf8(&rest[..run]).unwrap_or(""));
-                i += run;
-                continue;
-            }
-        }
-        let start = pending.unwrap_or(i);
-        let before = out.len();
-        errors |= feed(
-            &mut dec,
-            input.get(i..i + 1).unwrap_or(&[]),
-            &mut out,
-            false,
-        );
-        if out.len() > before {
-            b.push(before, start, false);
-            pending = None;
-        } else {
-            pending = Some(start);
-        }
-        i += 1;
-    }
-    let before = out.len();
-    errors |= feed(&mut dec, &[], &mut out, true);
-    if out.len() > before {
-        b.push(before, pending.unwrap_or(input.len()), false);
-    }
-    (out, b.finish(0), errors)
-}
-
-/// The length of the run of ASCII bytes that `bytes` starts with,
-/// tested 16 bytes at a time.
-fn ascii_run(bytes: &[u8]) -> usize {
-    let mut run = 0;
-    for block in bytes.chunks(16) {
-        if !block.is_ascii() {
-            return run + block.iter().take_while(|c| c.is_ascii()).count();
-        }
-        run += block.len();
-    }
-    run
-}
-
 /// Unwraps `format=flowed` text (RFC 3676 section 4): returns the text
 /// and its map to offsets in `input`.
 ///
@@ -1502,6 +1591,78 @@ fn unflow(input: &[u8], delsp: bool) -> (Vec<u8>, OffsetMap) {
         joined = joins;
     }
     (out, b.finish(0))
+}
+
+// ---------------------------------------------------------------------
+// yEnc.
+
+/// `text` without its yEnc blocks (see [`yenc_blocks`]), and the map of
+/// what is left: the text around a block keeps its offsets into the raw
+/// message.
+fn without_yenc(text: Vec<u8>, map: OffsetMap) -> (Vec<u8>, OffsetMap) {
+    let blocks = yenc_blocks(&text);
+    if blocks.is_empty() {
+        return (text, map);
+    }
+    let mut out = Vec::with_capacity(text.len());
+    // Offsets in `out` to offsets in `text`.
+    let mut kept = MapBuilder::default();
+    let mut from = 0;
+    for (s, e) in blocks.into_iter().chain([(text.len(), text.len())]) {
+        kept.push(out.len(), from, true);
+        out.extend_from_slice(text.get(from..s).unwrap_or(&[]));
+        from = e;
+    }
+    let len = out.len();
+    let map = kept.finish(0).then(len, &map);
+    (out, map)
+}
+
+/// The byte ranges of the yEnc blocks of `text` (yEnc 1.3, the formal
+/// specification of 2002): from a line that starts `=ybegin ` and has
+/// the `line=`, `size=` and `name=` keywords, up to and with the next
+/// line that starts `=yend` (to the end of the text if there is none).
+/// Between them are a multipart post's `=ypart` line and the data lines:
+/// binary bytes shifted by 42, in which a URL or an address is noise.
+/// Each range starts at a line start and ends after a line end, so the
+/// text around it keeps its lines.
+fn yenc_blocks(b: &[u8]) -> Vec<(usize, usize)> {
+    let line_end = |at: usize| {
+        memchr::memchr(b'\n', b.get(at..).unwrap_or(&[]))
+            .map_or(b.len(), |k| at + k + 1)
+    };
+    let mut blocks = Vec::new();
+    let mut from = 0;
+    while let Some(p) = memmem::find(b.get(from..).unwrap_or(&[]), b"=ybegin ")
+    {
+        let start = from + p;
+        let header_end = line_end(start);
+        from = header_end;
+        let header = b.get(start..header_end).unwrap_or(&[]);
+        let keyword = |k: &[u8]| memmem::find(header, k).is_some();
+        if (start > 0 && b.get(start - 1) != Some(&b'\n'))
+            || !(keyword(b" line=")
+                && keyword(b" size=")
+                && keyword(b" name="))
+        {
+            continue;
+        }
+        let mut end = b.len();
+        let mut search = header_end.saturating_sub(1);
+        while let Some(q) =
+            memmem::find(b.get(search..).unwrap_or(&[]), b"\n=yend")
+        {
+            let at = search + q + 1;
+            if matches!(b.get(at + 5), None | Some(b' ' | b'\r' | b'\n')) {
+                end = line_end(at);
+                break;
+            }
+            search = at;
+        }
+        blocks.push((start, end));
+        from = end;
+    }
+    blocks
 }
 
 // ---------------------------------------------------------------------
@@ -1735,6 +1896,30 @@ mod tests {
     }
 
     #[test]
+    fn qp_guess_needs_unambiguous_evidence() {
+        let qp = |s: &str| looks_quoted_printable(s.as_bytes());
+        // Written by an encoder: `=3D`, uppercase escapes, soft breaks.
+        assert!(qp("<a href=3D\"http://x.example/?b=3D1\">x</a> a=\nb\n"));
+        assert!(qp("a=3Db caf=C3=A9 soft=  \r\nbreak"));
+        // A lowercase pair, `="`, `=0 `: not an encoder's.
+        assert!(!qp("a=3db soft=\nbreak"));
+        assert!(!qp("a=3Db soft=\n<a href=\"http://x/\">"));
+        assert!(!qp("a=3Db size=0 soft=\nbreak"));
+        // Both signs are needed.
+        assert!(!qp("a=3Db no soft break\n"));
+        assert!(!qp("see http://x.example/?ref=\nnext line\n"));
+        // An escape in a URL that would decode to a byte no URL has.
+        assert!(!qp("http://c.example/Click?q=DA-BBB x=3Dy soft=\nb\n"));
+        // Outside a run escapes decode to anything; a run goes on
+        // after a soft break.
+        assert!(qp("http://c.example/Click?q=3D1 caf=E9 soft=\nb\n"));
+        assert!(!qp("http://x.example/a=3D1&lo=\nng=E9 soft=\nb\n"));
+        // Delimiter lines and the part headers after them are not read.
+        assert!(qp("------=_Part_1\nContent-Type: text/html; a=\"b\"\n\n\
+                    x=3Dy soft=\nbreak\n------=_Part_1--\n"));
+    }
+
+    #[test]
     fn base64_lenient() {
         assert_eq!(decode_base64(b"aGVs\r\nbG8=").0, b"hello");
         assert!(decode_base64(b"aGVs\r\nbG8=").1);
@@ -1904,26 +2089,6 @@ mod tests {
     }
 
     #[test]
-    fn charset_maps() {
-        let (text, map, bad) = to_utf8(b"a\xe9b http://x", WINDOWS_1252);
-        assert_eq!(text, "aéb http://x");
-        assert!(!bad);
-        assert_eq!(map.raw_offset(1), 1);
-        assert_eq!(map.raw_offset(3), 2);
-        assert_eq!(map.raw_offset(text.find("http").unwrap()), 4);
-        let sjis = Encoding::for_label(b"shift_jis").unwrap();
-        // 0x83 0x5C is one character whose second byte is ASCII '\'.
-        let (text, map, _) = to_utf8(b"x\x83\x5cy", sjis);
-        assert_eq!(text, "xソy");
-        assert_eq!(map.raw_offset(1), 1);
-        assert_eq!(map.raw_offset(text.len() - 1), 3);
-        let (text, map, bad) = to_utf8(b"ok\xff http", UTF_8);
-        assert_eq!(text, "ok\u{fffd} http");
-        assert!(bad);
-        assert_eq!(map.raw_offset(text.find("http").unwrap()), 4);
-    }
-
-    #[test]
     fn offset_map_compose_and_compactness() {
         let body = "x".repeat(1000) + "=\n" + &"y".repeat(1000);
         let (out, map, _) = decode_qp(body.as_bytes(), 10);
@@ -1937,6 +2102,16 @@ mod tests {
         assert_eq!(composed.raw_offset(0), 1005);
         assert_eq!(composed.raw_offset(5), 1012);
         assert_eq!(OffsetMap::default().raw_offset(7), 7);
+        // UTF-16BE in quoted-printable, a soft break inside the unit of
+        // `b`: each character maps to the first raw byte of its unit.
+        let body = b"=00a=00=\nb=00c";
+        let (out, qp, _) = decode_qp(body, 0);
+        assert_eq!(out, b"\0a\0b\0c");
+        let (text, cs, _) = to_utf8(&out, encoding_rs::UTF_16BE, true);
+        assert_eq!(text, "abc");
+        let map = cs.then(text.len(), &qp);
+        let raws: Vec<usize> = (0..=3).map(|t| map.raw_offset(t)).collect();
+        assert_eq!(raws, [0, 4, 10, body.len()]);
     }
 
     #[test]

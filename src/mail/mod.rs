@@ -5,6 +5,7 @@
 //! delimit, validate and resolve stages as plain text, with positions
 //! mapped back to the original file.
 
+mod charset;
 pub mod html;
 pub(crate) mod mbox;
 pub mod mime;
@@ -24,7 +25,8 @@ pub enum Format {
     Auto,
     /// Plain text: no mail structure.
     Text,
-    /// An mbox: messages after `From ` lines (mboxo or mboxrd).
+    /// An mbox: messages after `From ` lines (mboxo, mboxrd, mboxcl,
+    /// mboxcl2; see the `mbox` module for where a message ends).
     Mbox,
     /// One message per file, as in a Maildir (`cur/`, `new/`).
     Maildir,
@@ -35,11 +37,14 @@ pub enum Format {
 }
 
 /// The format the first bytes of an input look like: an mbox starts
-/// with a `From ` line; a message or news article with header fields
-/// (`Name: value`, the first of which is one of the fields every
-/// message or article has near its top); anything else is text.
+/// with a `From ` line that looks like a separator (sender and date,
+/// see `mbox`), not with text such as `From the README: ...`; a
+/// message or news article with header fields (`Name: value`, the
+/// first of which is one of the fields every message or article has
+/// near its top); anything else is text.
 pub fn detect(head: &[u8]) -> Format {
-    if head.starts_with(b"From ") {
+    let first = head.split(|&b| b == b'\n').next().unwrap_or(&[]);
+    if mbox::is_from_line(first) {
         return Format::Mbox;
     }
     let mut fields = 0;
@@ -317,6 +322,10 @@ mod tests {
             Format::Text
         );
         assert_eq!(detect(b"hello world\n"), Format::Text);
+        assert_eq!(
+            detect(b"From the README: http://x.example/\n"),
+            Format::Text
+        );
         assert_eq!(detect(b""), Format::Text);
     }
 }

@@ -1,0 +1,648 @@
+//! Charset conversion of mail text to UTF-8, with a map from each
+//! character of the text back to the bytes it came from.
+//!
+//! The charsets are those of the WHATWG Encoding Standard (through
+//! `encoding_rs`), plus the 7-bit ones that standard maps to its
+//! "replacement" encoding, which turns a whole text into one U+FFFD:
+//! ISO-2022-KR (RFC 1557), ISO-2022-CN and ISO-2022-CN-EXT (RFC 1922)
+//! and HZ-GB-2312 (RFC 1843). Browsers refuse them for safety; mail
+//! still carries them, and their ASCII (where URLs are) is ASCII, so
+//! they are decoded here: KS X 1001 and GB 2312 characters through the
+//! EUC-KR and GBK decoders (their 7-bit byte pairs with the high bit
+//! set are those charsets' EUC forms), CNS 11643 characters, for which
+//! there is no decoder, as U+FFFD.
+//!
+//! Positions are exact: in an ASCII-compatible charset ASCII bytes map
+//! one to one and every other character to its first byte; in UTF-16
+//! every character maps to its first code unit; in the ISO 2022 family
+//! and HZ every character maps to its first byte after the escape or
+//! shift sequence that selected its set.
+
+use encoding_rs::{
+    CoderResult, Decoder, EUC_KR, Encoding, GBK, ISO_2022_JP, REPLACEMENT,
+    UTF_8, UTF_16BE, UTF_16LE,
+};
+
+use super::mime::{MapBuilder, OffsetMap};
+
+/// A charset text is converted from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Charset {
+    /// An encoding of the WHATWG Encoding Standard.
+    Whatwg(&'static Encoding),
+    /// ISO-2022-KR (RFC 1557).
+    Iso2022Kr,
+    /// ISO-2022-CN and ISO-2022-CN-EXT (RFC 1922).
+    Iso2022Cn,
+    /// HZ-GB-2312 (RFC 1843).
+    Hz,
+}
+
+impl Charset {
+    /// The charset a MIME `charset` label names, if it is known.
+    pub(super) fn for_label(label: &[u8]) -> Option<Charset> {
+        let enc = Encoding::for_label(label)?;
+        if enc != REPLACEMENT {
+            return Some(Charset::Whatwg(enc));
+        }
+        // The Encoding Standard's labels of "replacement" (section 4.2).
+        let l = label.trim_ascii().to_ascii_lowercase();
+        match &l[..] {
+            b"iso-2022-kr" | b"csiso2022kr" => Some(Charset::Iso2022Kr),
+            b"iso-2022-cn" | b"iso-2022-cn-ext" => Some(Charset::Iso2022Cn),
+            b"hz-gb-2312" => Some(Charset::Hz),
+            _ => None,
+        }
+    }
+
+    /// The charset's name, for warnings.
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Charset::Whatwg(e) => e.name(),
+            Charset::Iso2022Kr => "ISO-2022-KR",
+            Charset::Iso2022Cn => "ISO-2022-CN",
+            Charset::Hz => "HZ-GB-2312",
+        }
+    }
+
+    /// Whether every ASCII byte of a text in this charset is that ASCII
+    /// character, so that the text's lines can be handled as bytes
+    /// (`format=flowed`).
+    pub(super) fn is_ascii_compatible(self) -> bool {
+        match self {
+            Charset::Whatwg(e) => e.is_ascii_compatible(),
+            _ => false,
+        }
+    }
+}
+
+/// Text converted to UTF-8.
+pub(super) struct Converted {
+    pub text: String,
+    /// Offsets in `text` to offsets in the input.
+    pub map: OffsetMap,
+    /// Some input was malformed (and replaced with U+FFFD).
+    pub malformed: bool,
+    /// Some characters are in a set with no decoder (CNS 11643 in
+    /// ISO-2022-CN) and were replaced with U+FFFD.
+    pub unsupported: bool,
+}
+
+/// Converts `input` from `charset` to UTF-8. With `exact` false the map
+/// of a charset that is not ASCII-compatible is left out (every offset
+/// maps to 0), for a caller that maps the whole text to one place
+/// anyway (a base64 part).
+pub(super) fn convert(
+    input: &[u8],
+    charset: Charset,
+    exact: bool,
+) -> Converted {
+    let (text, map, malformed, unsupported) = match charset {
+        Charset::Whatwg(enc) => {
+            let (text, map, bad) = to_utf8(input, enc, exact);
+            (text, map, bad, false)
+        }
+        cs => seven_bit(input, cs),
+    };
+    Converted { text, map, malformed, unsupported }
+}
+
+/// Feeds `src` to `dec`, appending to `out`. Returns whether some
+/// input was malformed (and replaced with U+FFFD).
+pub(super) fn feed(
+    dec: &mut Decoder,
+    src: &[u8],
+    out: &mut String,
+    last: bool,
+) -> bool {
+    let mut src = src;
+    let mut errors = false;
+    for _ in 0..64 {
+        let need = dec.max_utf8_buffer_length(src.len()).unwrap_or(16);
+        out.reserve(need.max(16));
+        let (res, read, bad) = dec.decode_to_string(src, out, last);
+        errors |= bad;
+        src = src.get(read..).unwrap_or(&[]);
+        if res == CoderResult::InputEmpty {
+            break;
+        }
+    }
+    errors
+}
+
+/// Converts `input` from `enc` to UTF-8, with a map from the text to
+/// offsets in `input` (see the [module documentation](self)). The flag
+/// tells whether some input was malformed.
+pub(super) fn to_utf8(
+    input: &[u8],
+    enc: &'static Encoding,
+    exact: bool,
+) -> (String, OffsetMap, bool) {
+    if enc == UTF_8 {
+        if let Ok(s) = std::str::from_utf8(input) {
+            return (s.to_string(), OffsetMap::linear_from(0), false);
+        }
+    }
+    if !enc.is_ascii_compatible() {
+        if exact && (enc == UTF_16LE || enc == UTF_16BE) {
+            return utf16_to_utf8(input, enc);
+        }
+        if exact && enc == ISO_2022_JP {
+            return stepwise_to_utf8(input, enc, iso_2022_jp_width);
+        }
+        let (text, _, bad) = enc.decode(input);
+        return (text.into_owned(), OffsetMap::constant(0), bad);
+    }
+    let mut errors = false;
+    let mut dec = enc.new_decoder_without_bom_handling();
+    let mut out = String::with_capacity(input.len() + input.len() / 2);
+    let mut b = MapBuilder::default();
+    let mut pending: Option<usize> = None;
+    let mut i = 0;
+    while i < input.len() {
+        if pending.is_none() {
+            let rest = input.get(i..).unwrap_or(&[]);
+            let run = ascii_run(rest);
+            if run > 0 {
+                b.push(out.len(), i, true);
+                // ASCII is UTF-8 as it is: copied whole.
+                out.push_str(std::str::from_utf8(&rest[..run]).unwrap_or(""));
+                i += run;
+                continue;
+            }
+        }
+        let start = pending.unwrap_or(i);
+        let before = out.len();
+        errors |= feed(
+            &mut dec,
+            input.get(i..i + 1).unwrap_or(&[]),
+            &mut out,
+            false,
+        );
+        if out.len() > before {
+            b.push(before, start, false);
+            pending = None;
+        } else {
+            pending = Some(start);
+        }
+        i += 1;
+    }
+    let before = out.len();
+    errors |= feed(&mut dec, &[], &mut out, true);
+    if out.len() > before {
+        b.push(before, pending.unwrap_or(input.len()), false);
+    }
+    (out, b.finish(0), errors)
+}
+
+/// The length of the run of ASCII bytes that `bytes` starts with,
+/// tested 16 bytes at a time.
+fn ascii_run(bytes: &[u8]) -> usize {
+    let mut run = 0;
+    for block in bytes.chunks(16) {
+        if !block.is_ascii() {
+            return run + block.iter().take_while(|c| c.is_ascii()).count();
+        }
+        run += block.len();
+    }
+    run
+}
+
+/// UTF-16 (RFC 2781), byte order mark sniffed as the Encoding Standard
+/// does: each character maps to its first code unit, two bytes each,
+/// four for a surrogate pair (a run of ASCII is one anchor of two raw
+/// bytes per character). An unpaired surrogate is one U+FFFD for its
+/// unit; an odd last byte, one U+FFFD.
+fn utf16_to_utf8(
+    input: &[u8],
+    enc: &'static Encoding,
+) -> (String, OffsetMap, bool) {
+    let (text, actual, bad) = enc.decode(input);
+    if actual == UTF_8 {
+        // A UTF-8 byte order mark: UTF-8 after it.
+        let rest = input.get(3..).unwrap_or(&[]);
+        let (text, map, bad) = to_utf8(rest, UTF_8, true);
+        let mut b = MapBuilder::default();
+        b.append(&map, 0, 3);
+        return (text, b.finish(3), bad);
+    }
+    let bom: &[u8] =
+        if actual == UTF_16LE { b"\xff\xfe" } else { b"\xfe\xff" };
+    let mut raw = if input.starts_with(bom) { 2 } else { 0 };
+    let mut b = MapBuilder::default();
+    for (t, c) in text.char_indices() {
+        // ASCII runs advance two bytes a character: one anchor a run.
+        let step = if c.is_ascii() { 2 } else { 0 };
+        b.push_step(t, raw.min(input.len()), step);
+        raw += if u32::from(c) > 0xffff { 4 } else { 2 };
+    }
+    b.push(text.len(), input.len(), false);
+    (text.into_owned(), b.finish(0), bad)
+}
+
+/// How many bytes of ISO-2022-JP (RFC 1468) made character `c`: one in
+/// the ASCII, JIS X 0201 Roman and katakana sets, two in JIS X 0208.
+fn iso_2022_jp_width(c: char) -> usize {
+    let one = c.is_ascii()
+        || matches!(c, '\u{a5}' | '\u{203e}' | '\u{fffd}')
+        || ('\u{ff61}'..='\u{ff9f}').contains(&c);
+    if one { 1 } else { 2 }
+}
+
+/// A stateful encoding decoded a byte at a time, so that each character
+/// is known by the byte that completed it: it maps to that byte less
+/// its width in bytes (`width`), never before the first byte fed since
+/// the previous character (escape sequences make no character).
+fn stepwise_to_utf8(
+    input: &[u8],
+    enc: &'static Encoding,
+    width: fn(char) -> usize,
+) -> (String, OffsetMap, bool) {
+    let mut dec = enc.new_decoder_without_bom_handling();
+    let mut out = String::with_capacity(input.len() + input.len() / 2);
+    let mut b = MapBuilder::default();
+    let mut errors = false;
+    let mut from = 0;
+    let mut starts: Vec<(usize, usize, bool)> = Vec::new();
+    for i in 0..=input.len() {
+        let before = out.len();
+        let src = input.get(i..i + 1).unwrap_or(&[]);
+        errors |= feed(&mut dec, src, &mut out, i == input.len());
+        if out.len() == before {
+            continue;
+        }
+        let end = (i + 1).min(input.len());
+        // Usually one character; placed from the last one back.
+        starts.clear();
+        let mut raw = end;
+        let made = out.get(before..).unwrap_or("");
+        for (t, c) in made.char_indices().rev() {
+            raw = raw.saturating_sub(width(c)).max(from);
+            starts.push((before + t, raw, c.is_ascii()));
+        }
+        for &(t, r, ascii) in starts.iter().rev() {
+            b.push(t, r, ascii);
+        }
+        from = end;
+    }
+    (out, b.finish(0), errors)
+}
+
+/// The 94x94 sets the 7-bit charsets designate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Set {
+    /// KS X 1001 (KS C 5601): EUC-KR with the high bit set.
+    Ksc,
+    /// GB 2312: GBK (EUC-CN) with the high bit set.
+    Gb,
+    /// CNS 11643, any plane: no decoder.
+    Cns,
+}
+
+/// What an escape sequence of ISO-2022-KR or ISO-2022-CN does.
+enum Escape {
+    /// Designates a set to G1 (`ESC $ ) F`), invoked by SO.
+    G1(Set),
+    /// Designates a set to G2 or G3 (`ESC $ * H`, `ESC $ + I`..`M`),
+    /// used one character at a time by a single shift.
+    Other,
+    /// A single shift (`ESC N`, `ESC O`): the next two bytes are one
+    /// character of G2 or G3.
+    SingleShift,
+}
+
+/// The escape sequence `rest` starts with (RFC 1557, RFC 1922) and its
+/// length.
+fn escape(rest: &[u8]) -> Option<(Escape, usize)> {
+    match rest {
+        [0x1b, b'$', b')', f, ..] => match f {
+            b'C' => Some((Escape::G1(Set::Ksc), 4)),
+            // ISO-IR-165 is GB 2312 with additions.
+            b'A' | b'E' => Some((Escape::G1(Set::Gb), 4)),
+            b'G' => Some((Escape::G1(Set::Cns), 4)),
+            _ => None,
+        },
+        [0x1b, b'$', b'*', b'H', ..] => Some((Escape::Other, 4)),
+        [0x1b, b'$', b'+', b'I'..=b'M', ..] => Some((Escape::Other, 4)),
+        [0x1b, b'N' | b'O', ..] => Some((Escape::SingleShift, 2)),
+        // ASCII designated to G0.
+        [0x1b, b'(', b'B', ..] => Some((Escape::Other, 3)),
+        _ => None,
+    }
+}
+
+/// Decodes one character of `set` written as the byte pair `pair`
+/// (each byte 0x21 to 0x7e) into `out`; false when it is not one.
+fn decode_pair(set: Set, pair: [u8; 2], out: &mut String) -> bool {
+    let enc = match set {
+        Set::Ksc => EUC_KR,
+        Set::Gb => GBK,
+        Set::Cns => return false,
+    };
+    let mut dec = enc.new_decoder_without_bom_handling();
+    !feed(&mut dec, &[pair[0] | 0x80, pair[1] | 0x80], out, true)
+}
+
+/// Decodes ISO-2022-KR, ISO-2022-CN(-EXT) or HZ-GB-2312. Returns the
+/// text, its map, and whether some input was malformed, and some was in
+/// a set with no decoder.
+///
+/// - ISO-2022-KR, ISO-2022-CN: `ESC $ ) C` (KS X 1001), `ESC $ ) A`
+///   (GB 2312) or `ESC $ ) G` (CNS 11643 plane 1) designates G1; SO
+///   (0x0e) shifts to it, SI (0x0f) and every line end back to ASCII;
+///   in G1 a pair of bytes from 0x21 to 0x7e is one character. `ESC N`
+///   and `ESC O` take one pair from G2 or G3 (CNS 11643 planes 2 to 7).
+///   ISO-2022-KR's G1 is KS X 1001 even before its designation.
+/// - HZ: `~{` shifts to GB 2312 pairs, `~}` (or a line end) back to
+///   ASCII; `~~` is `~`, `~` at a line end joins the next line; a `~`
+///   before anything else is kept as written.
+/// - An 8-bit byte does not belong: it is read as the EUC form of the
+///   charset's set (mislabelled EUC-KR or GB 2312 text), as malformed.
+fn seven_bit(input: &[u8], cs: Charset) -> (String, OffsetMap, bool, bool) {
+    let hz = cs == Charset::Hz;
+    let mut out = String::with_capacity(input.len() + input.len() / 2);
+    let mut b = MapBuilder::default();
+    let (mut malformed, mut unsupported) = (false, false);
+    let mut g1 = match cs {
+        Charset::Iso2022Kr => Some(Set::Ksc),
+        Charset::Hz => Some(Set::Gb),
+        _ => None,
+    };
+    let mut shifted = false;
+    let mut i = 0;
+    while let Some(&c) = input.get(i) {
+        let rest = input.get(i..).unwrap_or(&[]);
+        if !shifted {
+            let run = rest
+                .iter()
+                .take_while(|&&c| {
+                    c < 0x80
+                        && !matches!(c, 0x1b | 0x0e | 0x0f)
+                        && !(hz && c == b'~')
+                })
+                .count();
+            if run > 0 {
+                b.push(out.len(), i, true);
+                out.push_str(std::str::from_utf8(&rest[..run]).unwrap_or(""));
+                i += run;
+                continue;
+            }
+        }
+        match c {
+            0x1b if !hz => match escape(rest) {
+                Some((Escape::G1(set), len)) => {
+                    g1 = Some(set);
+                    i += len;
+                }
+                Some((Escape::Other, len)) => i += len,
+                Some((Escape::SingleShift, len)) => {
+                    // CNS 11643 planes 2 to 7: no decoder.
+                    b.push(out.len(), i, false);
+                    out.push('\u{fffd}');
+                    unsupported = true;
+                    i += len + 2;
+                }
+                None => {
+                    b.push(out.len(), i, false);
+                    out.push('\u{fffd}');
+                    malformed = true;
+                    i += 1;
+                }
+            },
+            0x0e if !hz => {
+                shifted = true;
+                i += 1;
+            }
+            0x0f if !hz => {
+                shifted = false;
+                i += 1;
+            }
+            b'~' if hz => match rest.get(1..) {
+                Some([b'{', ..]) => {
+                    shifted = true;
+                    i += 2;
+                }
+                Some([b'}', ..]) => {
+                    shifted = false;
+                    i += 2;
+                }
+                Some([b'~', ..]) => {
+                    b.push(out.len(), i, false);
+                    out.push('~');
+                    i += 2;
+                }
+                Some([b'\n', ..]) => i += 2,
+                Some([b'\r', b'\n', ..]) => i += 3,
+                _ => {
+                    b.push(out.len(), i, true);
+                    out.push('~');
+                    i += 1;
+                }
+            },
+            0x80.. => {
+                // 8-bit text under a 7-bit label.
+                malformed = true;
+                let euc = if cs == Charset::Iso2022Kr { EUC_KR } else { GBK };
+                let take = match rest.get(1) {
+                    Some(&d) if d >= 0x41 => 2,
+                    _ => 1,
+                };
+                let before = out.len();
+                let mut dec = euc.new_decoder_without_bom_handling();
+                feed(
+                    &mut dec,
+                    rest.get(..take).unwrap_or(&[]),
+                    &mut out,
+                    true,
+                );
+                if out.len() == before {
+                    out.push('\u{fffd}');
+                }
+                b.push(before, i, false);
+                i += take;
+            }
+            0x21..=0x7e if shifted => {
+                let second = rest.get(1).copied();
+                let before = out.len();
+                b.push(before, i, false);
+                match (g1, second) {
+                    (Some(set), Some(d)) if (0x21..=0x7e).contains(&d) => {
+                        if !decode_pair(set, [c, d], &mut out) {
+                            out.truncate(before);
+                            out.push('\u{fffd}');
+                            if set == Set::Cns {
+                                unsupported = true;
+                            } else {
+                                malformed = true;
+                            }
+                        }
+                        i += 2;
+                    }
+                    _ => {
+                        out.push('\u{fffd}');
+                        malformed = true;
+                        i += 1;
+                    }
+                }
+            }
+            _ => {
+                // ASCII in the shifted state: spaces and controls; a
+                // line end shifts back (RFC 1557's formal syntax ends
+                // every shifted segment before the line end; RFC 1922,
+                // RFC 1843).
+                if c == b'\n' {
+                    shifted = false;
+                }
+                b.push(out.len(), i, true);
+                out.push(char::from(c));
+                i += 1;
+            }
+        }
+    }
+    (out, b.finish(0), malformed, unsupported)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use encoding_rs::WINDOWS_1252;
+
+    #[test]
+    fn charset_maps() {
+        let (text, map, bad) = to_utf8(b"a\xe9b http://x", WINDOWS_1252, true);
+        assert_eq!(text, "aéb http://x");
+        assert!(!bad);
+        assert_eq!(map.raw_offset(1), 1);
+        assert_eq!(map.raw_offset(3), 2);
+        assert_eq!(map.raw_offset(text.find("http").unwrap()), 4);
+        let sjis = Encoding::for_label(b"shift_jis").unwrap();
+        // 0x83 0x5C is one character whose second byte is ASCII '\'.
+        let (text, map, _) = to_utf8(b"x\x83\x5cy", sjis, true);
+        assert_eq!(text, "xソy");
+        assert_eq!(map.raw_offset(1), 1);
+        assert_eq!(map.raw_offset(text.len() - 1), 3);
+        let (text, map, bad) = to_utf8(b"ok\xff http", UTF_8, true);
+        assert_eq!(text, "ok\u{fffd} http");
+        assert!(bad);
+        assert_eq!(map.raw_offset(text.find("http").unwrap()), 4);
+    }
+
+    #[test]
+    fn replacement_labels_are_decoded() {
+        for (label, cs) in [
+            ("ISO-2022-KR", Charset::Iso2022Kr),
+            ("csISO2022KR", Charset::Iso2022Kr),
+            ("iso-2022-cn", Charset::Iso2022Cn),
+            ("ISO-2022-CN-EXT", Charset::Iso2022Cn),
+            ("HZ-GB-2312", Charset::Hz),
+        ] {
+            assert_eq!(Charset::for_label(label.as_bytes()), Some(cs));
+        }
+        assert_eq!(Charset::for_label(b"replacement"), None);
+        assert_eq!(
+            Charset::for_label(b"iso-2022-jp"),
+            Some(Charset::Whatwg(ISO_2022_JP))
+        );
+    }
+
+    #[test]
+    fn iso_2022_jp_maps_each_character() {
+        // `ESC $ B` + the pair `F|` (日), `ESC ( B`, then ASCII.
+        let input = b"a\x1b$BF|\x1b(Bb http://x/";
+        let (text, map, bad) = to_utf8(input, ISO_2022_JP, true);
+        assert_eq!(text, "a日b http://x/");
+        assert!(!bad);
+        assert_eq!(map.raw_offset(0), 0);
+        assert_eq!(map.raw_offset(1), 4, "the pair, after its escape");
+        let b = text.find('b').unwrap();
+        assert_eq!(map.raw_offset(b), 9, "after `ESC ( B`");
+        let h = text.find("http").unwrap();
+        assert_eq!(map.raw_offset(h), 11);
+        assert_eq!(map.raw_offset(text.len()), input.len());
+        // Not exact: everything at 0.
+        let (_, map, _) = to_utf8(input, ISO_2022_JP, false);
+        assert_eq!(map.raw_offset(h), 0);
+    }
+
+    #[test]
+    fn utf16_maps_each_code_unit() {
+        // Big-endian byte order mark under the UTF-16 (little-endian)
+        // label: sniffed, as the Encoding Standard does.
+        let mut input = b"\xfe\xff".to_vec();
+        for u in "a\u{1f600}b".encode_utf16() {
+            input.extend_from_slice(&u.to_be_bytes());
+        }
+        input.push(0); // an odd last byte
+        let (text, map, bad) = to_utf8(&input, UTF_16LE, true);
+        assert_eq!(text, "a\u{1f600}b\u{fffd}");
+        assert!(bad);
+        assert_eq!(map.raw_offset(0), 2);
+        assert_eq!(map.raw_offset(1), 4);
+        assert_eq!(map.raw_offset(5), 8);
+        assert_eq!(map.raw_offset(6), 10);
+        assert_eq!(map.raw_offset(text.len()), input.len());
+    }
+
+    #[test]
+    fn seven_bit_edge_cases() {
+        let kr = |b: &[u8]| {
+            let c = convert(b, Charset::Iso2022Kr, true);
+            (c.text, c.malformed)
+        };
+        // No designator: KS X 1001 all the same; SO state ends at the
+        // line end; an unknown escape and a lone byte are U+FFFD.
+        assert_eq!(kr(b"\x0e>H\nx"), ("\u{c548}\nx".to_string(), false));
+        assert_eq!(kr(b"\x1bZa"), ("\u{fffd}Za".to_string(), true));
+        assert_eq!(kr(b"\x0e>"), ("\u{fffd}".to_string(), true));
+        assert_eq!(kr(b"\x0e> \x0fx"), ("\u{fffd} x".to_string(), true));
+        // 8-bit EUC-KR under the 7-bit label.
+        assert_eq!(kr(b"\xbe\xc8 a"), ("\u{c548} a".to_string(), true));
+        assert_eq!(kr(b"\xff"), ("\u{fffd}".to_string(), true));
+        // HZ: `~}` ends GB mode, `~~` is `~`, an odd `~` stays.
+        let hz = |b: &[u8]| convert(b, Charset::Hz, true).text;
+        assert_eq!(hz(b"~{VP~}~~a~b~"), "\u{4e2d}~a~b~");
+        // Truncated escapes never read past the end.
+        for b in [&b"\x1b"[..], b"\x1b$", b"\x1b$)", b"\x1bN", b"\x1bN!"] {
+            let c = convert(b, Charset::Iso2022Cn, true);
+            assert!(c.map.raw_offset(c.text.len()) <= b.len());
+        }
+    }
+
+    #[test]
+    fn every_charset_maps_inside_its_input() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let alphabet = b"\x1b\x0e\x0f$)(*+ABCGHN~{}\n\r!>Hh:/\x80\xfe\x00";
+        let charsets = [
+            Charset::Iso2022Kr,
+            Charset::Iso2022Cn,
+            Charset::Hz,
+            Charset::Whatwg(ISO_2022_JP),
+            Charset::Whatwg(UTF_16LE),
+            Charset::Whatwg(UTF_16BE),
+        ];
+        for _ in 0..3000 {
+            let len = (next() % 40) as usize;
+            let input: Vec<u8> = (0..len)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .collect();
+            for cs in charsets {
+                let c = convert(&input, cs, true);
+                let mut last = 0;
+                for k in 0..=c.text.len() {
+                    let r = c.map.raw_offset(k);
+                    assert!(r <= input.len(), "{cs:?} {input:?}");
+                    if c.text.is_char_boundary(k) {
+                        assert!(r >= last, "{cs:?} {input:?} in order");
+                        last = r;
+                    }
+                }
+            }
+        }
+    }
+}
