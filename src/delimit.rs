@@ -190,6 +190,18 @@ fn scheme_start(hay: &[u8], colon: usize) -> Option<usize> {
     let first = colon - run;
     // A run longer than any scheme is a word, not a scheme.
     let word = first == floor && first > 0 && is_scheme_byte(hay[first - 1]);
+    let mut first = first;
+    // A quoted-printable escape before a scheme is text (`href=3Dhttp:`,
+    // read undecoded; `dhttp` is a registered scheme too).
+    if first > 0
+        && hay[first - 1] == b'='
+        && colon - first > 2
+        && hay[first..first + 2]
+            .iter()
+            .all(|&b| b.is_ascii_digit() || (b'A'..=b'F').contains(&b))
+    {
+        first += 2;
+    }
     let mut s = first;
     while s < colon && matches!(hay[s], b'+' | b'-' | b'.') {
         s += 1;
