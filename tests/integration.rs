@@ -32,6 +32,9 @@ mod abbrev_props;
 mod differential;
 // Inputs found by the fuzz targets.
 mod fuzz_findings;
+// urlx against a plain URL regex on the bundled real samples: every
+// difference explained by a named rule.
+mod accuracy;
 // UTS #58 link properties against their data files; the conformance
 // test's reader.
 mod uts58_props;
