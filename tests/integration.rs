@@ -38,3 +38,6 @@ mod accuracy;
 // UTS #58 link properties against their data files; the conformance
 // test's reader.
 mod uts58_props;
+// UTS #58 LinkDetectionTest.txt through urlx, with the expected
+// differences argued.
+mod uts58_detection;
