@@ -90,6 +90,9 @@ pub(crate) struct Rules {
     /// How triggers are searched for: fixed, or chosen by measurement
     /// for `None`, the default ([`crate::scan`]).
     pub search: Option<crate::scan::TriggerSearch>,
+    /// Defanged URLs are read too ([`crate::refang`]): a colon written
+    /// `[:]` or `[://]` is a trigger, and `\.` stands for a dot.
+    pub refang: bool,
 }
 
 /// Delimit the candidate whose trigger is the `:` at `colon`, if any.
@@ -99,6 +102,13 @@ pub(crate) fn delimit(
     rules: &Rules,
 ) -> Option<Candidate> {
     let max_len = rules.max_len;
+    if rules.refang
+        && colon > 0
+        && hay[colon - 1] == b'['
+        && let Some(c) = defanged_colon(hay, colon, max_len)
+    {
+        return Some(c);
+    }
     let after = hay.get(colon + 1..).unwrap_or_default();
     let hierarchical = after.starts_with(b"//");
     let url_char_after = after.first().is_some_and(|&b| starts_url_text(b));
@@ -143,9 +153,36 @@ pub(crate) fn delimit(
         if let Some(c) = angle(hay, s, colon, max_len, context) {
             return Some(c);
         }
-        return bare(hay, s, colon, max_len, Context::Bare, Open::None);
+        return bare(
+            hay,
+            s,
+            colon,
+            max_len,
+            Context::Bare,
+            Open::None,
+            rules.refang,
+        );
     }
-    bare(hay, s, colon, max_len, context, open)
+    bare(hay, s, colon, max_len, context, open, rules.refang)
+}
+
+/// A colon defanged as `[:]` (before `//`) or `[://]`, as security
+/// reports write URLs so that nobody follows them (`http[:]//x[.]y/`,
+/// `hxxps[://]x[.]y/`): the URL starts at the scheme before the `[`
+/// and is delimited as in bare text; `refang` reads it.
+fn defanged_colon(
+    hay: &[u8],
+    colon: usize,
+    max_len: usize,
+) -> Option<Candidate> {
+    let after = hay.get(colon + 1..)?;
+    if !(after.starts_with(b"]//") || after.starts_with(b"//]")) {
+        return None;
+    }
+    let s = scheme_start(hay, colon - 1)?;
+    let (context, open) = context_before(hay, s);
+    let open = if context == Context::Angle { Open::None } else { open };
+    bare(hay, s, colon, max_len, context, open, true)
 }
 
 /// Whether three bytes spell `URL` in any case (a byte ORed with 0x20
@@ -690,6 +727,8 @@ const MAX_NESTING: usize = 16;
 pub(crate) struct Brackets {
     open: [char; MAX_NESTING],
     depth: usize,
+    /// `\.` is a defanged dot, part of the URL ([`crate::refang`]).
+    pub refang: bool,
 }
 
 /// What [`Brackets::step`] found at a byte.
@@ -742,6 +781,9 @@ impl Brackets {
             }
             // Include (UTS #58); percent-encoded when printed.
             b'|' | b'^' => Step::Next(i + 1),
+            b'\\' if self.refang && hay.get(i + 1) == Some(&b'.') => {
+                Step::Next(i + 2)
+            }
             0x80.. => match char_at(hay, i) {
                 Some((c, len)) => match link_term(c) {
                     LinkTerm::Include | LinkTerm::Soft => Step::Next(i + len),
@@ -791,6 +833,7 @@ impl Brackets {
 
 /// Rule 5 and 6: delimit a URL in bare text (or a wrapper closed by a
 /// character that cannot be in a URI), starting at the scheme at `s`.
+#[allow(clippy::too_many_arguments)]
 fn bare(
     hay: &[u8],
     s: usize,
@@ -798,10 +841,11 @@ fn bare(
     max_len: usize,
     context: Context,
     open: Open,
+    refang: bool,
 ) -> Option<Candidate> {
     let limit = hay.len().min(s.saturating_add(max_len + 1));
     let mut joins: Vec<(usize, usize)> = Vec::new(); // removed ranges
-    let mut brackets = Brackets::default();
+    let mut brackets = Brackets { refang, ..Brackets::default() };
     let quote = context == Context::Bare;
     // The quote depth of the URL's first line, once there is a join.
     let mut depth = None;
@@ -844,7 +888,7 @@ fn bare(
     let too_long = i - s > max_len;
     let mut end = i;
     if !too_long {
-        end = authority_end(hay, colon, end, &joins);
+        end = authority_end(hay, colon, end, &joins, refang);
         loop {
             end = trim_trailing(hay, s, end);
             end = host_end(hay, colon, end);
@@ -915,6 +959,7 @@ fn authority_end(
     colon: usize,
     end: usize,
     joins: &[(usize, usize)],
+    refang: bool,
 ) -> usize {
     let mut i = colon + 3;
     if hay.get(colon + 1..i) != Some(b"//") {
@@ -941,6 +986,10 @@ fn authority_end(
         {
             i = b;
             joins.next();
+            continue;
+        }
+        if refang && hay[i] == b'\\' && hay.get(i + 1) == Some(&b'.') {
+            i += 2; // `\.`, a defanged dot
             continue;
         }
         if hay[i] < 0x80 {

@@ -160,6 +160,7 @@ pub mod stages {
             opaque: None,
             abbrev: crate::abbrev::Opts { www: false, emails: false },
             search: None,
+            refang: false,
         }
     }
 

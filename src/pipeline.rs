@@ -279,6 +279,7 @@ impl ExtractorBuilder {
             opaque: self.schemes.clone(),
             abbrev: self.abbrev,
             search: self.trigger_search,
+            refang: self.refang,
         };
         Ok(Extractor { config: self.clone(), rules, pool: Arc::default() })
     }

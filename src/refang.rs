@@ -18,6 +18,7 @@
 //! | `[://]` | `://` | anywhere | `colon_slashes` |
 //! | `[/]` | `/` | anywhere | `slash` |
 //! | `[@]` `[at]` | `@` | anywhere | `at` |
+//! | `\.` | `.` | anywhere | `backslash_dot` |
 //!
 //! The scheme is the leading run of RFC 3986 section 3.1 scheme
 //! characters; it is only replaced when a `:` (or `[:`, `[://]`)
@@ -29,10 +30,10 @@
 //! listed (`(at)`, `[d0t]`, `[ . ]`) are left alone: they occur in real
 //! URLs too.
 //!
-//! Note that urlx's scanner only triggers on `scheme://` (or an opaque
-//! scheme's `:`), so of the forms above it finds `hxxp://x[.]y/` but not
-//! `http[:]//x`, `http[://]x` or `x[.]y`; those need a trigger of their
-//! own before [`refang`] can see them.
+//! With refanging on, urlx's scanner also takes a colon written `[:]`
+//! or `[://]` as the colon of a URL, and keeps `\.` inside one, so all
+//! of these forms reach [`refang`]; a form with no colon at all
+//! (`x[.]y` alone) is found only as an abbreviated URI.
 
 /// Scheme defangings and the scheme each stands for.
 const SCHEMES: &[(&str, &str)] = &[
@@ -99,9 +100,15 @@ pub fn refang(s: &str) -> Option<String> {
         }
         _ => out.push_str(scheme),
     }
-    while let Some(i) = rest.find(['[', '(', '{']) {
+    while let Some(i) = rest.find(['[', '(', '{', '\\']) {
         let (before, at) = rest.split_at(i);
         out.push_str(before);
+        if let Some(after) = at.strip_prefix("\\.") {
+            out.push('.');
+            changed = true;
+            rest = after;
+            continue;
+        }
         let hit = BRACKETED.iter().find(|(d, _)| {
             at.get(..d.len()).is_some_and(|h| h.eq_ignore_ascii_case(d))
         });
@@ -128,6 +135,13 @@ mod tests {
 
     fn r(s: &str) -> Option<String> {
         refang(s)
+    }
+
+    #[test]
+    fn backslash_dot() {
+        assert_eq!(r("http://evil\\.com/a").unwrap(), "http://evil.com/a");
+        // A backslash before anything else stays.
+        assert_eq!(r("http://a.example/x\\y"), None);
     }
 
     #[test]

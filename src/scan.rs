@@ -170,8 +170,8 @@ pub(crate) fn scan_with(
     // Endings stand for colons only while the only schemes recognised
     // without `//` are the built-in ones.
     let finders = match rules.opaque {
-        None => (letters(), pairs()),
-        Some(_) => (None, None),
+        None if !rules.refang => (letters(), pairs()),
+        _ => (None, None),
     };
     if let Some(fixed) = search {
         run_block(
@@ -251,7 +251,7 @@ fn colons(
     for off in memchr::memchr_iter(b':', &hay[from..to]) {
         let colon = from + off;
         // The early reject stays in this loop (most colons end here).
-        if colon < *pos || !plausible(hay, colon) {
+        if colon < *pos || !plausible_for(hay, colon, rules) {
             continue;
         }
         if let Some(c) = delimit(hay, colon, rules) {
@@ -441,10 +441,18 @@ pub(crate) fn evaluate(
     colon: usize,
     rules: &Rules,
 ) -> Option<Candidate> {
-    if !plausible(hay, colon) {
+    if !plausible_for(hay, colon, rules) {
         return None;
     }
     delimit(hay, colon, rules)
+}
+
+/// [`plausible`], and with [`Rules::refang`] a colon after `[` too (a
+/// defanged `[:]` or `[://]`).
+#[inline]
+fn plausible_for(hay: &[u8], colon: usize, rules: &Rules) -> bool {
+    plausible(hay, colon)
+        || (rules.refang && colon > 0 && hay[colon - 1] == b'[')
 }
 
 /// The two-byte early reject: whether the `:` at `colon` can end a

@@ -347,6 +347,22 @@ fn refang_reads_defanged_urls() {
     assert_eq!(hits[2]["refanged"], false);
 }
 
+#[test]
+fn refang_reads_defanged_colons_and_escaped_dots() {
+    // `[:]` and `[://]` stand for the colon; `\.` for a dot.
+    let text = "http[:]//x[.]org/p hxxps[://]x[.]net/p http://evil\\.com/a\n";
+    assert_eq!(
+        lines(&["--refang", "--resolved"], text),
+        ["http://x.org/p", "https://x.net/p", "http://evil.com/a"]
+    );
+    assert_eq!(
+        lines(&["--refang"], text),
+        ["http[:]//x[.]org/p", "hxxps[://]x[.]net/p", "http://evil\\.com/a"]
+    );
+    // Without --refang the colons are not colons of URLs.
+    assert_eq!(lines(&[], "http[:]//x[.]org/p\n"), Vec::<String>::new());
+}
+
 /// Redirector links: the vectors are in src/unwrap.rs; here the CLI.
 #[test]
 fn unwrap_prints_the_target() {
