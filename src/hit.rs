@@ -368,6 +368,21 @@ impl Hit {
         if self.is_valid() { Some(self.url()) } else { self.repaired() }
     }
 
+    /// The URL as the command-line tool prints it: [`Hit::usable`],
+    /// but a relative reference resolved (against the HTML
+    /// `<base href>`, `Content-Base` or the base given), so that a
+    /// program reading the output can fetch it. Abbreviated and
+    /// defanged forms stay as written ([`Hit::resolved`] is their
+    /// absolute form). `None` when there is no usable form.
+    pub fn absolute(&self) -> Option<&str> {
+        let stand_in = self.abbreviated().is_some() || self.refanged();
+        if stand_in || self.uri().is_absolute() {
+            self.usable()
+        } else {
+            self.usable().and(self.resolved())
+        }
+    }
+
     /// Why the hit is not valid; empty when it is.
     pub fn errors(&self) -> &[String] {
         self.rare.as_ref().map_or(&[], |r| &r.errors)

@@ -378,8 +378,14 @@ mod modes {
         let base = "http://h.example/a/b/";
         urlx_stdin(&["--base", base, "--resolved"], input)
             .expect_quiet("http://h.example/a/x\nhttp://h.example/a/b/y\n", 0);
-        // Without --resolved, the references as written.
-        urlx_stdin(&["--base", base], input).expect_quiet("../x\ny\n", 0);
+        // Without --resolved too: a relative reference is printed
+        // resolved, so the output can be fetched; JSON keeps `url` as
+        // written.
+        urlx_stdin(&["--base", base], input)
+            .expect_quiet("http://h.example/a/x\nhttp://h.example/a/b/y\n", 0);
+        let hits = urlx_stdin(&["--base", base, "--json"], input).json();
+        assert_eq!(hits[0]["url"], "../x");
+        assert_eq!(hits[0]["resolved"], "http://h.example/a/x");
     }
 
     #[test]

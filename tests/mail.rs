@@ -187,6 +187,31 @@ fn content_base_resolves_relative_links() {
 }
 
 #[test]
+fn relative_html_references_print_resolved() {
+    // The same message as above: its relative references
+    // (`../www/imagesjulio/contraloria.jpg`, `#Map`) are printed against
+    // its base, so the output can go to `xargs curl`.
+    let out = Command::new(BIN)
+        .arg(sample(
+            "mail/sa-spam_2-00756.b68f9bcfd782a01a2ece132eccdcbbe9.eml",
+        ))
+        .output()
+        .unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines.contains(
+            &"http://www.rebackee.com/www/imagesjulio/contraloria.jpg"
+        )
+    );
+    assert!(lines.contains(&"http://www.rebackee.com/cursos2/#Map"));
+    assert!(
+        lines.iter().all(|l| l.contains(':')),
+        "a relative reference printed as written: {out}"
+    );
+}
+
+#[test]
 fn nested_message_parts() {
     // spamassassin nice/mime9: multipart/mixed with message/rfc822
     // parts, one holding a multipart/mixed with a multipart/alternative.

@@ -54,7 +54,8 @@ pub struct PrintOptions {
     pub byte_offset: bool,
     /// Follow each file name with NUL instead of `:`.
     pub null: bool,
-    /// Print the resolved form instead of the URL as written.
+    /// Print the resolved form instead of the URL as written (relative
+    /// references are printed resolved in any case).
     pub resolved: bool,
     /// Print hits that are not usable URLs too ([`Hit::usable`]).
     pub invalid: bool,
@@ -196,7 +197,10 @@ impl<W: Write> Printer<W> {
     /// target with `unwrap`, in URI form with `ascii`, normalized with
     /// `normalize`.
     fn text<'h>(&self, hit: &'h Hit) -> Cow<'h, str> {
-        let written = hit.usable().unwrap_or(hit.url());
+        // A relative reference is printed resolved against its base (the
+        // message's `<base href>`, `Content-Base`, `--base`): it is of no
+        // use to a program reading the output without it.
+        let written = hit.absolute().unwrap_or(hit.url());
         let mut text = Cow::Borrowed(if self.opts.resolved {
             hit.resolved().unwrap_or(written)
         } else {

@@ -212,7 +212,7 @@ pub fn check(name: &str, input: &[u8], ex: &Extractor, re: &Regex) -> Report {
 /// What urlx prints: the usable form of each hit (RFC 3986 valid, or
 /// percent-encoded where it forbids a character).
 fn printed(hits: &[Hit]) -> HashSet<String> {
-    hits.iter().filter_map(|h| h.usable().map(str::to_string)).collect()
+    hits.iter().filter_map(|h| h.absolute().map(str::to_string)).collect()
 }
 
 fn invalid(hits: &[Hit]) -> HashMap<String, Vec<String>> {
