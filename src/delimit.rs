@@ -284,13 +284,13 @@ const GLUED: &[&[u8]] = &[b"https", b"http", b"mailto", b"news", b"ftp"];
 /// `svn+ssh` stay whole), the start of that scheme.
 fn glued(hay: &[u8], first: usize, colon: usize) -> Option<usize> {
     let run = colon - first;
-    if run <= 3 {
-        return None;
-    }
     let ends = |w: &[u8]| {
-        run > w.len() && hay[colon - w.len()..colon].eq_ignore_ascii_case(w)
+        run >= w.len() && hay[colon - w.len()..colon].eq_ignore_ascii_case(w)
     };
     let w = *GLUED.iter().find(|w| ends(w))?;
+    if run == w.len() {
+        return None; // the scheme alone, the common case
+    }
     let p = colon - w.len();
     let prefix = &hay[first..p];
     let joined =

@@ -375,8 +375,12 @@ impl Hit {
     /// defanged forms stay as written ([`Hit::resolved`] is their
     /// absolute form). `None` when there is no usable form.
     pub fn absolute(&self) -> Option<&str> {
+        if self.printable && self.rare.is_none() {
+            // Validation's fast path: an absolute URI as written.
+            return Some(self.url());
+        }
         let stand_in = self.abbreviated().is_some() || self.refanged();
-        if stand_in || self.uri().is_absolute() {
+        if stand_in || has_scheme(self.url()) {
             self.usable()
         } else {
             self.usable().and(self.resolved())
@@ -402,6 +406,18 @@ impl Hit {
         }
         self.rare.as_ref()?.resolved.as_deref()
     }
+}
+
+/// Whether `url` starts with a scheme and its `:` (RFC 3986 3.1: a
+/// letter, then letters, digits, `+`, `-`, `.`), as an absolute URI does
+/// and a relative reference does not (4.2).
+fn has_scheme(url: &str) -> bool {
+    let b = url.as_bytes();
+    b.first().is_some_and(u8::is_ascii_alphabetic)
+        && b.iter()
+            .skip(1)
+            .find(|&&c| !(c.is_ascii_alphanumeric() || b"+-.".contains(&c)))
+            == Some(&b':')
 }
 
 /// The text of a hit's URL: a range of a buffer that the hits found in
