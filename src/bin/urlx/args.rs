@@ -100,7 +100,8 @@ pub struct Args {
     pub emails: bool,
 
     /// Read defanged URLs (hxxp://, hxxps://, fxp://, example[.]com,
-    /// [:], [/], [at]) as the URLs they stand for: printed as written,
+    /// http[:]//, hxxps[://], evil\.com, [/], [at]) as the URLs they
+    /// stand for: printed as written,
     /// refanged with --resolved and in JSON ("refanged": true).
     #[arg(long)]
     pub refang: bool,
@@ -122,16 +123,21 @@ pub struct Args {
     pub warnings: bool,
 
     /// Print each URL's resolved absolute form (RFC 3986 section 5: dot
-    /// segments removed; a relative <URL:...> resolved against --base).
+    /// segments removed). Relative references (in <URL:...>, in HTML)
+    /// are printed resolved against their base anyway.
     #[arg(long)]
     pub resolved: bool,
 
-    /// Base URI for relative references found in <URL:...>.
+    /// Base URI for relative references (in <URL:...>; in mail, when the
+    /// message gives none: <base href>, Content-Base, Content-Location).
     #[arg(long, value_name = "URI")]
     pub base: Option<String>,
 
-    /// Also print candidates that are not valid URLs (with --json, each
-    /// comes with its errors).
+    /// Also print candidates that are not URLs even percent-encoded: by
+    /// default a URL is printed when it is valid (RFC 3986 and its
+    /// scheme's rules) or when percent-encoding what RFC 3986 forbids in
+    /// its path, query or fragment makes it valid (a space, |, [ ]). With
+    /// --json, each comes with its errors.
     #[arg(long)]
     pub invalid: bool,
 
@@ -161,7 +167,8 @@ pub struct Args {
     pub text: bool,
 
     /// Input format: auto decides per input from its first bytes (an
-    /// mbox starts with "From ", a message or news article with header
+    /// mbox starts with a "From " line with a sender and a date, a
+    /// message or news article with header
     /// fields); mail formats are decoded (MIME, quoted-printable, base64,
     /// charsets, HTML) and each URL's provenance is given with --json.
     #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
