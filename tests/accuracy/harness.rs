@@ -644,12 +644,21 @@ pub const EXPECTED: &[Expected] = &[
             // The regex may start a scheme inside an escape (`=3Dhttp`).
             let src = source(case);
             let s = case.base.range.start;
+            let hex = |c: u8| c.is_ascii_hexdigit();
+            let u = url.as_bytes();
             let (url, at) = if s >= 2
                 && src[s - 2] == b'='
-                && src[s - 1].is_ascii_hexdigit()
-                && url.as_bytes()[0].is_ascii_hexdigit()
+                && hex(src[s - 1])
+                && hex(u[0])
             {
                 (&url[1..], s + 1)
+            } else if s >= 1
+                && src[s - 1] == b'='
+                && u.len() > 2
+                && hex(u[0])
+                && hex(u[1])
+            {
+                (&url[2..], s + 2)
             } else {
                 (url, s)
             };
@@ -843,12 +852,14 @@ pub const EXPECTED: &[Expected] = &[
     },
     Expected {
         name: "uts58-hard",
-        reason: "a non-ASCII character that ends every link (UTS #58 \
-                 Link_Term Hard: spaces, controls, unassigned) ends the \
-                 URL",
+        reason: "a control character, or a non-ASCII character that ends \
+                 every link (UTS #58 Link_Term Hard: spaces, controls, \
+                 unassigned), ends the URL (RFC 3986 2 has no controls)",
         rule: Rule::Reads(|_, url| {
             cut_at(url, |c| {
-                !c.is_ascii() && term(c) == urlx::data::uts58::LinkTerm::Hard
+                c.is_ascii_control()
+                    || (!c.is_ascii()
+                        && term(c) == urlx::data::uts58::LinkTerm::Hard)
             })
         }),
     },
@@ -992,16 +1003,100 @@ pub const EXPECTED: &[Expected] = &[
                  `--unwrap` gives their targets) or the continuation line \
                  of a URL wrapped in `<...>` (Appendix E)",
         rule: Rule::Ends(|case, url| {
-            case.unit.printed.iter().any(|p| {
-                p.len() > url.len()
-                    && p.match_indices(url).any(|(i, _)| {
-                        i > 0
-                            && matches!(
-                                p.as_bytes()[i - 1],
-                                b'=' | b'/' | b'?' | b'&' | b';' | b':' | b','
-                            )
-                    })
-            })
+            let at = start_in_input(case) as u64;
+            let around = case.unit.hits.iter().any(|h| {
+                h.usable().is_some() && h.start() < at && at < h.end()
+            });
+            around
+                || case.unit.printed.iter().any(|p| {
+                    p.len() > url.len()
+                        && p.match_indices(url).any(|(i, _)| {
+                            i > 0
+                                && matches!(
+                                    p.as_bytes()[i - 1],
+                                    b'=' | b'/'
+                                        | b'?'
+                                        | b'&'
+                                        | b';'
+                                        | b':'
+                                        | b','
+                                )
+                        })
+                })
+        }),
+    },
+    Expected {
+        name: "attribute-exact",
+        reason: "an HTML attribute value is the URL as it stands (HTML \
+                 13.2.5.36-38): a final `?`, `!`, `.` or `:` inside the \
+                 quotes is part of it, where the baseline trims it",
+        rule: Rule::Ends(|case, url| {
+            let rest = after(case);
+            let punct =
+                rest.iter().take_while(|c| b".,;:!?)".contains(c)).count();
+            (is_html(case) || case.base.src == Src::Raw)
+                && punct > 0
+                && rest.get(punct).is_some_and(|c| b"\"'> \n\r=".contains(c))
+                && case.unit.printed.iter().any(|p| {
+                    p.strip_prefix(url)
+                        .is_some_and(|t| t.as_bytes() == &rest[..punct])
+                })
+        }),
+    },
+    Expected {
+        name: "escape-line-break",
+        reason: "no URL ends in an incomplete percent-escape (RFC 3986 \
+                 2.1): `%` at a line end, its hex digits on the next line, \
+                 is a line break inside the URL, which urlx joins",
+        rule: Rule::Ends(|case, url| {
+            let b = url.as_bytes();
+            let open = b.ends_with(b"%")
+                || (b.len() > 1
+                    && b[b.len() - 2] == b'%'
+                    && b[b.len() - 1].is_ascii_hexdigit());
+            open && breaks_line(case)
+                && printed_extending(case, url).next().is_some()
+        }),
+    },
+    Expected {
+        name: "apostrophe-inside",
+        reason: "an apostrophe followed by more of the URL is part of it \
+                 (UTS #58 Link_Term Soft: `Lista_d'articlos`, \
+                 `s1='4,698'`); the baseline stops at every quote",
+        rule: Rule::Ends(|case, url| {
+            after(case).first() == Some(&b'\'')
+                && printed_extending(case, url)
+                    .any(|p| p.as_bytes()[url.len()] == b'\'')
+        }),
+    },
+    Expected {
+        name: "footnote-marker",
+        reason: "a footnote marker right after a URL (`...html[1]`, as \
+                 mail readers number the links of an HTML message) is not \
+                 part of it, as mail readers show it",
+        rule: Rule::Reads(|_, url| {
+            let open = url.rfind('[')?;
+            let inner = url[open + 1..].strip_suffix(']')?;
+            (!inner.is_empty()
+                && inner.len() <= 3
+                && inner.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| url[..open].to_string())
+        }),
+    },
+    Expected {
+        name: "html-markup-between",
+        reason: "in HTML the visible text is read without its markup \
+                 (HTML 13.2.5.1): a URL whose text is split by tags \
+                 (`registration.</a><a href=...>cfm`, as Eudora writes) \
+                 is read whole",
+        rule: Rule::Ends(|case, url| {
+            is_html(case)
+                && after(case)
+                    .iter()
+                    .skip_while(|c| b".,;:!?)".contains(c))
+                    .next()
+                    == Some(&b'<')
+                && printed_extending(case, url).next().is_some()
         }),
     },
 ];
