@@ -1091,10 +1091,7 @@ pub const EXPECTED: &[Expected] = &[
                  is read whole",
         rule: Rule::Ends(|case, url| {
             is_html(case)
-                && after(case)
-                    .iter()
-                    .skip_while(|c| b".,;:!?)".contains(c))
-                    .next()
+                && after(case).iter().find(|c| !b".,;:!?)".contains(c))
                     == Some(&b'<')
                 && printed_extending(case, url).next().is_some()
         }),
