@@ -403,3 +403,44 @@ fn yenc_data_gives_no_url_in_news() {
     assert_eq!(hits[1]["line"], 9);
     assert_eq!(hits[1]["column"], 7);
 }
+
+/// A file under `tests/data/`.
+fn test_data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
+}
+
+/// Checks that `hit` points at `url` as written in `file`: its `start`,
+/// `end`, `line` and `column` (1-based, in bytes).
+fn assert_at(file: &[u8], hit: &Value, url: &str) {
+    let start = hit["start"].as_u64().unwrap() as usize;
+    let end = hit["end"].as_u64().unwrap() as usize;
+    assert_eq!(&file[start..end], url.as_bytes(), "{hit}");
+    let before = &file[..start];
+    let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
+    let line_start =
+        before.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+    assert_eq!(hit["line"], line as u64, "{hit}");
+    assert_eq!(hit["column"], (start - line_start + 1) as u64, "{hit}");
+}
+
+#[test]
+fn epilogue_footer_is_scanned() {
+    // SpamAssassin easy_ham 00014: a multipart/signed message whose
+    // list footer (Mailman) follows the close delimiter, in the
+    // epilogue (RFC 2046 5.1.1), on line 145.
+    let f = test_data("mime/sa-easyham-00014-epilogue.eml");
+    let file = std::fs::read(&f).unwrap();
+    let hits = json(&[f.to_str().unwrap()]);
+    let url = "https://listman.redhat.com/mailman/listinfo/exmh-workers";
+    let footer: Vec<&Value> = hits
+        .iter()
+        .filter(|h| h["url"] == url && h["source"] == "text")
+        .collect();
+    assert_eq!(footer.len(), 1, "{hits:#?}");
+    let h = footer[0];
+    assert_eq!(h["part"], "epilogue");
+    assert_eq!(h["decoded"], "none");
+    assert_eq!(h["line"], 145);
+    assert_eq!(h["column"], 1);
+    assert_at(&file, h, url);
+}
