@@ -444,3 +444,87 @@ fn epilogue_footer_is_scanned() {
     assert_eq!(h["column"], 1);
     assert_at(&file, h, url);
 }
+
+/// The JSON hits of a sample in `tests/data/mime/`, with its bytes.
+fn mime_sample(name: &str) -> (Vec<u8>, Vec<Value>) {
+    let f = test_data(&format!("mime/{name}"));
+    let hits = json(&[f.to_str().unwrap(), "--invalid"]);
+    (std::fs::read(&f).unwrap(), hits)
+}
+
+/// The hits of `url` from `source` in `hits`.
+fn hits_of<'a>(hits: &'a [Value], url: &str, source: &str) -> Vec<&'a Value> {
+    hits.iter().filter(|h| h["url"] == url && h["source"] == source).collect()
+}
+
+#[test]
+fn option_value_url_found() {
+    // SpamAssassin hard_ham 00034 (a CNET newsletter): a search form's
+    // `<option value="http://...">` entries, lines 50 to 52; `value` is
+    // no URL attribute, but its value is scanned as text.
+    let (file, hits) = mime_sample("sa-hardham-00034-option-value.eml");
+    for (line, url) in [
+        (50, "http://news.search.com/search?tag=ex.ne.newsletter.srch.ne"),
+        (51, "http://cnet.search.com/search?tag=ex.ne.newsletter.srch.cnet"),
+        (52, "http://www.search.com/search?tag=ex.ne.newsletter.srch.web"),
+    ] {
+        let found = hits_of(&hits, url, "html-attr");
+        assert_eq!(found.len(), 1, "{url}");
+        assert_eq!(found[0]["line"], line);
+        assert_eq!(found[0]["column"], 33);
+        assert_eq!(found[0]["context"], "bare");
+        assert_at(&file, found[0], url);
+    }
+}
+
+#[test]
+fn event_handler_and_plugin_urls_found() {
+    // spam_2 00473: `<BODY onLoad="(window.open('http://...'))">`, the
+    // URL in a JavaScript string inside an event handler attribute.
+    let (file, hits) = mime_sample("sa-spam2-00473-onload.eml");
+    let url = "http://e-investmentoptions.com/mtg/";
+    let found = hits_of(&hits, url, "html-attr");
+    assert_eq!(found.len(), 2, "the onLoad and the HREF: {hits:#?}");
+    assert_eq!(found[0]["context"], "quote");
+    assert_eq!(found[0]["line"], 33);
+    assert_at(&file, found[0], url);
+    assert_eq!(found[1]["context"], "href");
+    // hard_ham 00201: `<param name="movie" value="...swf">` and
+    // `<embed ... pluginspage="http://...">`; the `<embed src>` of the
+    // same file is a link, reported once.
+    let (file, hits) = mime_sample("sa-hardham-00201-pluginspage.eml");
+    let plugin = "http://www.macromedia.com/shockwave/download/index.cgi\
+                  ?P1_Prod_Version=ShockwaveFlash";
+    let found = hits_of(&hits, plugin, "html-attr");
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0]["line"], 52);
+    assert_at(&file, found[0], plugin);
+    let swf = "http://www.AshfieldOnline.com/comics/ash20020901.swf";
+    let found = hits_of(&hits, swf, "html-attr");
+    let places: Vec<(&Value, &Value)> =
+        found.iter().map(|h| (&h["line"], &h["context"])).collect();
+    assert_eq!(
+        places,
+        [(&50.into(), &"bare".into()), (&52.into(), &"href".into())]
+    );
+    for h in found {
+        assert_at(&file, h, swf);
+    }
+}
+
+#[test]
+fn xmlns_not_reported() {
+    // spam 00391 (Word HTML): `<html xmlns:v="urn:schemas-microsoft-com:
+    // vml" ... xmlns="http://www.w3.org/TR/REC-html40">` on lines 30 to
+    // 32. Namespace names (Namespaces in XML 1.0 section 2) identify a
+    // vocabulary; they are not links, and nothing on those lines is
+    // reported, not even as an invalid hit.
+    let (_, hits) = mime_sample("sa-spam1-00391-xmlns.eml");
+    assert!(!hits.is_empty());
+    for h in &hits {
+        let line = h["line"].as_u64().unwrap();
+        assert!(!(30..=32).contains(&line), "{h}");
+        let url = h["url"].as_str().unwrap();
+        assert!(!url.contains("w3.org") && !url.starts_with("urn:"), "{h}");
+    }
+}
