@@ -528,3 +528,37 @@ fn xmlns_not_reported() {
         assert!(!url.contains("w3.org") && !url.starts_with("urn:"), "{h}");
     }
 }
+
+#[test]
+fn style_url_found() {
+    // spam_2 01042: a CSS `url(http://...)` in a `<style>` element whose
+    // rules sit inside `<!-- ... -->`, which in a style sheet is text
+    // (HTML 13.2.5.3, RAWTEXT state), on line 71.
+    let (file, hits) = mime_sample("sa-spam2-01042-style-url.eml");
+    let url = "http://www.sancristobalsa.net/letter/images/bg.gif";
+    let found = hits_of(&hits, url, "html-text");
+    assert_eq!(found.len(), 1, "{hits:#?}");
+    assert_eq!(found[0]["line"], 71);
+    assert_eq!(found[0]["column"], 5);
+    assert_eq!(found[0]["context"], "bracket");
+    assert_eq!(found[0]["part"], "");
+    assert_at(&file, found[0], url);
+}
+
+#[test]
+fn script_url_found() {
+    // spam_2 00228: `<script>open("http://www.cn1688.net/girls/")
+    // </script>` on line 44; the same URL is the href of three links
+    // further down, each reported at its own place.
+    let (file, hits) = mime_sample("sa-spam2-00228-script.eml");
+    let url = "http://www.cn1688.net/girls/";
+    let found = hits_of(&hits, url, "html-text");
+    assert_eq!(found.len(), 1, "{hits:#?}");
+    assert_eq!(found[0]["line"], 44);
+    assert_eq!(found[0]["column"], 15);
+    assert_eq!(found[0]["context"], "quote");
+    assert_at(&file, found[0], url);
+    let lines: Vec<&Value> =
+        hits_of(&hits, url, "html-attr").iter().map(|h| &h["line"]).collect();
+    assert_eq!(lines, [47, 49, 50]);
+}

@@ -1,9 +1,11 @@
 //! HTML scanning of mail `text/html` parts: links, base, visible text,
-//! the other attribute values.
+//! the other attribute values and the contents of scripts and style
+//! sheets.
 //!
 //! This module owns URL-valued attributes, the `<base href>`, the
-//! visible text of an HTML document and the text of its other attribute
-//! values, all mapped back to HTML offsets. Finding URLs in those texts is left to
+//! visible text of an HTML document, the text of its other attribute
+//! values and the extent of its `<script>` and `<style>` contents, all
+//! mapped back to HTML offsets. Finding URLs in those texts is left to
 //! the caller, which scans them as plain text.
 //!
 //! The tokenizer is forgiving and works in the spirit of the WHATWG HTML
@@ -26,11 +28,18 @@
 //!   (Word's conditional comments, tracking notes) is not for readers.
 //! * Any other `<` (followed by a space, digit, `<`, `=`, non-ASCII, or at
 //!   the end of input) is text.
-//! * The contents of `<script>` and `<style>` are skipped up to the
-//!   matching end tag (`</script` followed by whitespace, `/` or `>`,
-//!   case-insensitive). The contents of `<title>` and `<textarea>` are text
-//!   (character references decoded, no tags inside); those of `<xmp>` are
-//!   text taken literally; everything after `<plaintext>` is literal text.
+//! * The contents of `<script>` and `<style>` run up to the matching end
+//!   tag (`</script` followed by whitespace, `/` or `>`, case-insensitive).
+//!   They are not visible text, but they hold URLs as much as text does
+//!   (a CSS `url(http://...)`, the `<url>` type of CSS Values and Units,
+//!   fetched as a tracking image; a JavaScript string
+//!   `window.location='http://...'`): their ranges are reported in
+//!   [`HtmlScan::raw_texts`], taken literally as the tokenizer's RAWTEXT
+//!   and script data states (HTML 13.2.5.3, 13.2.5.4) take them, so a
+//!   `<!--` inside them is text, not a comment.
+//!   The contents of `<title>` and `<textarea>` are text (character
+//!   references decoded, no tags inside); those of `<xmp>` are text taken
+//!   literally; everything after `<plaintext>` is literal text.
 //!
 //! # Malformed input
 //!
@@ -47,8 +56,9 @@
 //!   attributes (a truncated mail part keeps its last link); it produces
 //!   no text.
 //! * An unclosed comment (`<!--` without `-->`) or bogus comment (`<!`,
-//!   `<?` without `>`) hides the rest of the input, as in browsers; an
-//!   unclosed `<script>` or `<style>` hides the rest too.
+//!   `<?` without `>`) hides the rest of the input, as in browsers; the
+//!   contents of an unclosed `<script>` or `<style>` run to the end of the
+//!   input (no text, no links, one raw text).
 //! * Duplicate attributes are all reported (browsers use the first).
 //!
 //! # Text
@@ -138,6 +148,9 @@ pub struct HtmlScan {
     /// The attribute values given as text (see the module documentation),
     /// in document order.
     pub attr_texts: Vec<AttrText>,
+    /// The contents of `<script>` and `<style>` elements, as HTML byte
+    /// ranges (never empty), in document order.
+    pub raw_texts: Vec<(usize, usize)>,
 }
 
 /// One attribute value given as text (see [`HtmlScan::attr_texts`]).
@@ -279,8 +292,8 @@ fn is_ws(c: u8) -> bool {
 enum Content {
     /// Ordinary markup follows.
     Markup,
-    /// `script`, `style`: contents skipped.
-    Skip,
+    /// `script`, `style`: contents are raw text, not visible.
+    Script,
     /// `title`, `textarea`: contents are text, references decoded.
     Rcdata,
     /// `xmp`: contents are literal text.
@@ -298,7 +311,7 @@ fn classify(name: &[u8]) -> (Option<char>, Content) {
     dst.copy_from_slice(name);
     dst.make_ascii_lowercase();
     match &*dst {
-        b"script" | b"style" => (None, Content::Skip),
+        b"script" | b"style" => (None, Content::Script),
         b"title" | b"textarea" => (Some('\n'), Content::Rcdata),
         b"xmp" => (Some('\n'), Content::Rawtext),
         b"plaintext" => (Some('\n'), Content::Plaintext),
@@ -499,11 +512,12 @@ impl Scanner<'_> {
                 self.text(end, n, false);
                 n
             }
-            Content::Skip | Content::Rcdata | Content::Rawtext => {
+            Content::Script | Content::Rcdata | Content::Rawtext => {
                 let close = find_end_tag(b, end, name_bytes).unwrap_or(n);
                 match content {
                     Content::Rcdata => self.text(end, close, true),
                     Content::Rawtext => self.text(end, close, false),
+                    _ if close > end => self.out.raw_texts.push((end, close)),
                     _ => {}
                 }
                 close
@@ -1114,7 +1128,8 @@ mod tests {
     }
 
     /// Every link offset points at the raw value; every anchor is in
-    /// range and the maps are strictly increasing.
+    /// range and the maps are strictly increasing; raw texts are in
+    /// order, in range and on character boundaries.
     fn check_invariants(html: &str, s: &HtmlScan) {
         for l in &s.links {
             assert!(html.is_char_boundary(l.offset), "{l:?}");
@@ -1133,6 +1148,12 @@ mod tests {
         for a in &s.attr_texts {
             assert!(a.text.contains(':'), "{a:?}");
             assert!(!is_xmlns(a.attr.as_bytes()), "{a:?}");
+        }
+        let mut end = 0;
+        for &(from, to) in &s.raw_texts {
+            assert!(end <= from && from < to && to <= html.len());
+            assert!(html.is_char_boundary(from) && html.is_char_boundary(to));
+            end = to;
         }
     }
 
@@ -1392,18 +1413,33 @@ mod tests {
     }
 
     #[test]
-    fn script_and_style_skipped() {
+    fn script_and_style_are_raw_text() {
         let html = "<p>a</p>\
             <script type=text/javascript src=\"http://js/x.js\">\
             document.write('<a href=\"http://in-script/\">http://s/</a>');\
-            if (a</scripts && b</script) {}</SCRIPT >b<style>\
-            p { background: url(http://css/) } </style><STYLE/>x</style\t>c";
+            if (a</scripts && b</script) {}</SCRIPT >b<style><!--\
+            p { background: url(http://css/) } --></style><STYLE/>x</style\t>c\
+            <script></script>";
         let s = scan_html(html);
         assert_eq!(values(&s), [("script", "src", "http://js/x.js")]);
+        // Not visible: no text, no links from inside.
         assert_eq!(s.text, "a\nbc");
         check_invariants(html, &s);
         let t = s.text.find('c').unwrap();
-        assert_eq!(s.html_offset(t), html.len() - 1);
+        assert_eq!(s.html_offset(t), html.find("c<script>").unwrap());
+        // Their contents as written, `<!--` included; an empty script
+        // gives no range.
+        let raw: Vec<&str> =
+            s.raw_texts.iter().map(|&(a, b)| &html[a..b]).collect();
+        assert_eq!(
+            raw,
+            [
+                "document.write('<a href=\"http://in-script/\">http://s/\
+                 </a>');if (a</scripts && b</script) {}",
+                "<!--p { background: url(http://css/) } -->",
+                "x",
+            ]
+        );
     }
 
     #[test]
@@ -1544,9 +1580,13 @@ mod tests {
         let s = scan_html("x</ http://y/ <a href=http://z/");
         assert!(s.links.is_empty());
         assert_eq!(s.text, "x");
-        let s = scan_html("x<script>http://y/ <a href=http://z/>");
+        // The contents of an unclosed script run to the end: no link,
+        // no text, one raw text.
+        let html = "x<script>http://y/ <a href=http://z/>";
+        let s = scan_html(html);
         assert!(s.links.is_empty());
         assert_eq!(s.text, "x");
+        assert_eq!(s.raw_texts, [(9, html.len())]);
     }
 
     #[test]
@@ -1631,6 +1671,7 @@ mod tests {
         time("attrs", &format!("<a {}>", "b ".repeat(MB / 2)));
         time("colon attrs", &format!("<a {}>", "b=: ".repeat(MB / 4)));
         time("colon value", &format!("<a b=\"{}\">", "&:".repeat(MB / 2)));
+        time("style", &format!("<style>{}", "url(a:".repeat(MB / 6)));
         time("eq", &format!("<a {}>", "=".repeat(MB)));
         time("utf8", &format!("<a {}", "é<€<".repeat(MB / 6)));
         time(

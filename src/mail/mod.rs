@@ -10,8 +10,8 @@
 //! a scheme, which gives the URLs of `value=`, `title=`, `style=`,
 //! event handlers, ... (a URL found where a URL attribute's value starts
 //! is that value, reported once); all these are source `html-attr`. The
-//! visible text is scanned as text, source `html-text`. Comments,
-//! scripts and style sheets are not scanned.
+//! visible text and the contents of `<script>` and `<style>` are scanned
+//! as text, source `html-text`. Comments are not scanned.
 
 mod charset;
 pub mod html;
@@ -307,6 +307,19 @@ pub(crate) fn message_hits(
                     place(&mut hit, s, e);
                     set_provenance(&mut hit, &prov);
                     out.push((s, hit));
+                }
+                // Scripts and style sheets, as written (HTML 13.2.5.3,
+                // 13.2.5.4: no character references, no tags inside).
+                let html = piece.text.as_bytes();
+                for &(from, to) in &doc.raw_texts {
+                    let Some(text) = html.get(from..to) else { continue };
+                    for (c, mut hit) in ex.find_in_buffer(text, base) {
+                        let s = piece.map.raw_offset(from + c.start);
+                        let e = piece.map.raw_offset(from + c.end);
+                        place(&mut hit, s, e);
+                        set_provenance(&mut hit, &prov);
+                        out.push((s, hit));
+                    }
                 }
             }
         }
