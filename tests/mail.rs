@@ -428,3 +428,162 @@ fn yenc_data_gives_no_url_in_news() {
     assert_eq!(hits[1]["line"], 9);
     assert_eq!(hits[1]["column"], 7);
 }
+
+/// A file under `tests/data/`.
+fn test_data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
+}
+
+/// Checks that `hit` points at `url` as written in `file`: its `start`,
+/// `end`, `line` and `column` (1-based, in bytes).
+fn assert_at(file: &[u8], hit: &Value, url: &str) {
+    let start = hit["start"].as_u64().unwrap() as usize;
+    let end = hit["end"].as_u64().unwrap() as usize;
+    assert_eq!(&file[start..end], url.as_bytes(), "{hit}");
+    let before = &file[..start];
+    let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
+    let line_start =
+        before.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+    assert_eq!(hit["line"], line as u64, "{hit}");
+    assert_eq!(hit["column"], (start - line_start + 1) as u64, "{hit}");
+}
+
+#[test]
+fn epilogue_footer_is_scanned() {
+    // SpamAssassin easy_ham 00014: a multipart/signed message whose
+    // list footer (Mailman) follows the close delimiter, in the
+    // epilogue (RFC 2046 5.1.1), on line 145.
+    let f = test_data("mime/sa-easyham-00014-epilogue.eml");
+    let file = std::fs::read(&f).unwrap();
+    let hits = json(&[f.to_str().unwrap()]);
+    let url = "https://listman.redhat.com/mailman/listinfo/exmh-workers";
+    let footer: Vec<&Value> = hits
+        .iter()
+        .filter(|h| h["url"] == url && h["source"] == "text")
+        .collect();
+    assert_eq!(footer.len(), 1, "{hits:#?}");
+    let h = footer[0];
+    assert_eq!(h["part"], "epilogue");
+    assert_eq!(h["decoded"], "none");
+    assert_eq!(h["line"], 145);
+    assert_eq!(h["column"], 1);
+    assert_at(&file, h, url);
+}
+
+/// The JSON hits of a sample in `tests/data/mime/`, with its bytes.
+fn mime_sample(name: &str) -> (Vec<u8>, Vec<Value>) {
+    let f = test_data(&format!("mime/{name}"));
+    let hits = json(&[f.to_str().unwrap(), "--invalid"]);
+    (std::fs::read(&f).unwrap(), hits)
+}
+
+/// The hits of `url` from `source` in `hits`.
+fn hits_of<'a>(hits: &'a [Value], url: &str, source: &str) -> Vec<&'a Value> {
+    hits.iter().filter(|h| h["url"] == url && h["source"] == source).collect()
+}
+
+#[test]
+fn option_value_url_found() {
+    // SpamAssassin hard_ham 00034 (a CNET newsletter): a search form's
+    // `<option value="http://...">` entries, lines 50 to 52; `value` is
+    // no URL attribute, but its value is scanned as text.
+    let (file, hits) = mime_sample("sa-hardham-00034-option-value.eml");
+    for (line, url) in [
+        (50, "http://news.search.com/search?tag=ex.ne.newsletter.srch.ne"),
+        (51, "http://cnet.search.com/search?tag=ex.ne.newsletter.srch.cnet"),
+        (52, "http://www.search.com/search?tag=ex.ne.newsletter.srch.web"),
+    ] {
+        let found = hits_of(&hits, url, "html-attr");
+        assert_eq!(found.len(), 1, "{url}");
+        assert_eq!(found[0]["line"], line);
+        assert_eq!(found[0]["column"], 33);
+        assert_eq!(found[0]["context"], "bare");
+        assert_at(&file, found[0], url);
+    }
+}
+
+#[test]
+fn event_handler_and_plugin_urls_found() {
+    // spam_2 00473: `<BODY onLoad="(window.open('http://...'))">`, the
+    // URL in a JavaScript string inside an event handler attribute.
+    let (file, hits) = mime_sample("sa-spam2-00473-onload.eml");
+    let url = "http://e-investmentoptions.com/mtg/";
+    let found = hits_of(&hits, url, "html-attr");
+    assert_eq!(found.len(), 2, "the onLoad and the HREF: {hits:#?}");
+    assert_eq!(found[0]["context"], "quote");
+    assert_eq!(found[0]["line"], 33);
+    assert_at(&file, found[0], url);
+    assert_eq!(found[1]["context"], "href");
+    // hard_ham 00201: `<param name="movie" value="...swf">` and
+    // `<embed ... pluginspage="http://...">`; the `<embed src>` of the
+    // same file is a link, reported once.
+    let (file, hits) = mime_sample("sa-hardham-00201-pluginspage.eml");
+    let plugin = "http://www.macromedia.com/shockwave/download/index.cgi\
+                  ?P1_Prod_Version=ShockwaveFlash";
+    let found = hits_of(&hits, plugin, "html-attr");
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0]["line"], 52);
+    assert_at(&file, found[0], plugin);
+    let swf = "http://www.AshfieldOnline.com/comics/ash20020901.swf";
+    let found = hits_of(&hits, swf, "html-attr");
+    let places: Vec<(&Value, &Value)> =
+        found.iter().map(|h| (&h["line"], &h["context"])).collect();
+    assert_eq!(
+        places,
+        [(&50.into(), &"bare".into()), (&52.into(), &"href".into())]
+    );
+    for h in found {
+        assert_at(&file, h, swf);
+    }
+}
+
+#[test]
+fn xmlns_not_reported() {
+    // spam 00391 (Word HTML): `<html xmlns:v="urn:schemas-microsoft-com:
+    // vml" ... xmlns="http://www.w3.org/TR/REC-html40">` on lines 30 to
+    // 32. Namespace names (Namespaces in XML 1.0 section 2) identify a
+    // vocabulary; they are not links, and nothing on those lines is
+    // reported, not even as an invalid hit.
+    let (_, hits) = mime_sample("sa-spam1-00391-xmlns.eml");
+    assert!(!hits.is_empty());
+    for h in &hits {
+        let line = h["line"].as_u64().unwrap();
+        assert!(!(30..=32).contains(&line), "{h}");
+        let url = h["url"].as_str().unwrap();
+        assert!(!url.contains("w3.org") && !url.starts_with("urn:"), "{h}");
+    }
+}
+
+#[test]
+fn style_url_found() {
+    // spam_2 01042: a CSS `url(http://...)` in a `<style>` element whose
+    // rules sit inside `<!-- ... -->`, which in a style sheet is text
+    // (HTML 13.2.5.3, RAWTEXT state), on line 71.
+    let (file, hits) = mime_sample("sa-spam2-01042-style-url.eml");
+    let url = "http://www.sancristobalsa.net/letter/images/bg.gif";
+    let found = hits_of(&hits, url, "html-text");
+    assert_eq!(found.len(), 1, "{hits:#?}");
+    assert_eq!(found[0]["line"], 71);
+    assert_eq!(found[0]["column"], 5);
+    assert_eq!(found[0]["context"], "bracket");
+    assert_eq!(found[0]["part"], "");
+    assert_at(&file, found[0], url);
+}
+
+#[test]
+fn script_url_found() {
+    // spam_2 00228: `<script>open("http://www.cn1688.net/girls/")
+    // </script>` on line 44; the same URL is the href of three links
+    // further down, each reported at its own place.
+    let (file, hits) = mime_sample("sa-spam2-00228-script.eml");
+    let url = "http://www.cn1688.net/girls/";
+    let found = hits_of(&hits, url, "html-text");
+    assert_eq!(found.len(), 1, "{hits:#?}");
+    assert_eq!(found[0]["line"], 44);
+    assert_eq!(found[0]["column"], 15);
+    assert_eq!(found[0]["context"], "quote");
+    assert_at(&file, found[0], url);
+    let lines: Vec<&Value> =
+        hits_of(&hits, url, "html-attr").iter().map(|h| &h["line"]).collect();
+    assert_eq!(lines, [47, 49, 50]);
+}

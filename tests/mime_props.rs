@@ -78,6 +78,25 @@ proptest! {
         let _ = parse_message(&raw, &MimeOptions::default());
     }
 
+    /// The preamble and the epilogue of a multipart are taken as
+    /// written: each byte of their text (when valid UTF-8, which is
+    /// copied, and holding no yEnc block, which these inputs never
+    /// have) maps to the same byte of the message.
+    #[test]
+    fn preamble_and_epilogue_map_exactly(raw in mimeish()) {
+        let p = parse_message(&raw, &MimeOptions::default());
+        let outside = p.pieces.iter().filter(|x| {
+            x.part.ends_with("preamble") || x.part.ends_with("epilogue")
+        });
+        for piece in outside {
+            let s = piece.map.raw_offset(0);
+            let e = piece.map.raw_offset(piece.text.len());
+            if std::str::from_utf8(&raw[s..e]).is_ok() {
+                prop_assert_eq!(&raw[s..e], piece.text.as_bytes());
+            }
+        }
+    }
+
     /// Leaving out the header fields that cannot hold a scheme loses no
     /// candidate: every piece it drops delimits none.
     #[test]

@@ -53,17 +53,24 @@ fn qp_soft_break_inside_url_nested_parts() {
         .iter()
         .map(|x| (x.part.as_str(), &x.source, x.content_type.as_str()))
         .collect();
+    // Both multiparts have a preamble (RFC 2046 5.1.1), read as text.
     assert_eq!(
         parts,
         [
+            ("preamble", &Source::Text, "text/plain"),
+            ("1.preamble", &Source::Text, "text/plain"),
             ("1.1", &Source::Text, "text/plain"),
             ("1.2", &Source::Html, "text/html"),
             ("2", &Source::Text, "text/plain"),
         ]
     );
+    for pre in &body_pieces(&p)[..2] {
+        assert_eq!(pre.text, "This is a multi-part message in MIME format.\n");
+        assert_eq!(pre.decoded, Decoded::None);
+    }
     let url = "https://github.com/EttusResearch/fpga/blob/master/usrp3/lib/\
                rfnoc/blocks/rfnoc_block_fft/rfnoc_block_fft.v";
-    for piece in &body_pieces(&p)[..2] {
+    for piece in &body_pieces(&p)[2..4] {
         assert_eq!(piece.decoded, Decoded::QuotedPrintable);
         let at = piece.text.find(url).expect("whole URL in decoded text");
         // The first byte maps to the raw `h`, the start of the line
@@ -72,7 +79,7 @@ fn qp_soft_break_inside_url_nested_parts() {
         assert_eq!(&raw[raw_at..raw_at + 15], b"https://github.");
     }
     // The plain part's raw `h` is the first occurrence of that text.
-    let plain = body_pieces(&p)[0];
+    let plain = body_pieces(&p)[2];
     let at = plain.text.find(url).unwrap();
     assert_eq!(plain.map.raw_offset(at), find(&raw, b"https://github.="));
     // A byte after the soft break maps after it: `com/` follows `=\n`.
@@ -92,6 +99,25 @@ fn qp_soft_break_inside_url_nested_parts() {
         "[USRP-users] Re: RFNoC FFT size > 1024"
     );
     assert!(header(&p, "To").is_none());
+}
+
+#[test]
+fn epilogue_footer_piece_maps_to_raw() {
+    // The Mailman footer after the close delimiter of a multipart/signed
+    // message: the epilogue (RFC 2046 5.1.1), a text piece of its own.
+    let raw = sample("sa-easyham-00014-epilogue.eml");
+    let p = parse(&raw);
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    let parts: Vec<&str> =
+        body_pieces(&p).iter().map(|x| x.part.as_str()).collect();
+    // A blank preamble and the signature part (not text): no piece.
+    assert_eq!(parts, ["1", "epilogue"]);
+    let epi = body_pieces(&p)[1];
+    assert_eq!(epi.source, Source::Text);
+    assert_eq!(epi.content_type, "text/plain");
+    let url = "https://listman.redhat.com/mailman/listinfo/exmh-workers";
+    assert_eq!(urls_map_back(&raw, epi, url, url.as_bytes()), 1);
+    assert!(epi.text.contains("Exmh-workers mailing list"));
 }
 
 #[test]
@@ -115,12 +141,14 @@ fn qp_equals_3d_and_soft_break_in_html_href() {
 fn content_base_and_location_iso_8859_1_header_word() {
     let raw = sample("sa-spam2-00756.eml");
     let p = parse(&raw);
-    let b = body_pieces(&p);
-    assert_eq!(b.len(), 2);
-    assert_eq!(b[0].part, "1");
+    let all = body_pieces(&p);
+    let parts: Vec<&str> = all.iter().map(|x| x.part.as_str()).collect();
+    assert_eq!(parts, ["preamble", "1", "2", "epilogue"]);
+    let b = &all[1..3];
     assert_eq!(b[0].base, None);
-    assert_eq!(b[1].part, "2");
     assert_eq!(b[1].base.as_deref(), Some("http://www.rebackee.com/cursos2/"));
+    // The list's note after the close delimiter is the epilogue.
+    assert!(all[3].text.starts_with("\nTo unsubscribe: send mail to"));
     // Content-Base and Content-Location are header pieces of part 2.
     let cb = header(&p, "Content-Base").unwrap();
     assert_eq!(cb.part, "2");
@@ -302,8 +330,12 @@ fn multipart_without_boundary() {
 fn message_rfc822_part() {
     let raw = sample("cpython-msg_42.eml");
     let p = parse(&raw);
-    // Part 1 text, part 2 an embedded message whose multipart is empty.
+    // A preamble, part 1 text, part 2 an embedded message whose
+    // multipart is empty.
     let b = body_pieces(&p);
+    assert_eq!(b[0].part, "preamble");
+    assert_eq!(b[0].text, "This is a MIME-encapsulated message\n");
+    let b = &b[1..];
     assert_eq!(b[0].part, "1");
     assert!(b[0].text.contains("Stuff"));
     assert!(p.warnings.iter().all(|w| !w.contains("part 1")));

@@ -1,7 +1,12 @@
-//! HTML scanning of mail `text/html` parts: links, base, visible text.
+//! HTML scanning of mail `text/html` parts: links, base, visible text,
+//! the other attribute values and the contents of scripts and style
+//! sheets.
 //!
-//! This module owns URL-valued attributes, the `<base href>` and the
-//! visible text of an HTML document, mapped back to HTML offsets.
+//! This module owns URL-valued attributes, the `<base href>`, the
+//! visible text of an HTML document, the text of its other attribute
+//! values and the extent of its `<script>` and `<style>` contents, all
+//! mapped back to HTML offsets. Finding URLs in those texts is left to
+//! the caller, which scans them as plain text.
 //!
 //! The tokenizer is forgiving and works in the spirit of the WHATWG HTML
 //! tokenizer without being a full one. It never builds a tree, runs in time
@@ -18,14 +23,23 @@
 //!   `<!-->` and `<!--->`. Other `<!...>` (doctype, `<![if ...]>`,
 //!   `<![CDATA[...]`), `<?...>` and `</` followed by a non-letter are bogus
 //!   comments ending at the next `>`; `</>` is dropped. Comments are
-//!   neither text nor links.
+//!   neither text nor links: a comment is not rendered (HTML 13.2.5.43
+//!   to 13.2.5.52, the comment states), and what mail writers put there
+//!   (Word's conditional comments, tracking notes) is not for readers.
 //! * Any other `<` (followed by a space, digit, `<`, `=`, non-ASCII, or at
 //!   the end of input) is text.
-//! * The contents of `<script>` and `<style>` are skipped up to the
-//!   matching end tag (`</script` followed by whitespace, `/` or `>`,
-//!   case-insensitive). The contents of `<title>` and `<textarea>` are text
-//!   (character references decoded, no tags inside); those of `<xmp>` are
-//!   text taken literally; everything after `<plaintext>` is literal text.
+//! * The contents of `<script>` and `<style>` run up to the matching end
+//!   tag (`</script` followed by whitespace, `/` or `>`, case-insensitive).
+//!   They are not visible text, but they hold URLs as much as text does
+//!   (a CSS `url(http://...)`, the `<url>` type of CSS Values and Units,
+//!   fetched as a tracking image; a JavaScript string
+//!   `window.location='http://...'`): their ranges are reported in
+//!   [`HtmlScan::raw_texts`], taken literally as the tokenizer's RAWTEXT
+//!   and script data states (HTML 13.2.5.3, 13.2.5.4) take them, so a
+//!   `<!--` inside them is text, not a comment.
+//!   The contents of `<title>` and `<textarea>` are text (character
+//!   references decoded, no tags inside); those of `<xmp>` are text taken
+//!   literally; everything after `<plaintext>` is literal text.
 //!
 //! # Malformed input
 //!
@@ -42,8 +56,9 @@
 //!   attributes (a truncated mail part keeps its last link); it produces
 //!   no text.
 //! * An unclosed comment (`<!--` without `-->`) or bogus comment (`<!`,
-//!   `<?` without `>`) hides the rest of the input, as in browsers; an
-//!   unclosed `<script>` or `<style>` hides the rest too.
+//!   `<?` without `>`) hides the rest of the input, as in browsers; the
+//!   contents of an unclosed `<script>` or `<style>` run to the end of the
+//!   input (no text, no links, one raw text).
 //! * Duplicate attributes are all reported (browsers use the first).
 //!
 //! # Text
@@ -55,6 +70,24 @@
 //! empty or already ends with one; `td` and `th` insert a space unless the
 //! text ends with whitespace. Inline tags (`b`, `a`, `font`, ...) insert
 //! nothing, as a browser renders `foo<b>bar</b>` as `foobar`.
+//!
+//! # Other attribute values
+//!
+//! Every attribute value that holds a colon once its character references
+//! are decoded is also given as text ([`HtmlScan::attr_texts`]), for URLs
+//! written where no URL attribute is: `<option value="http://...">`,
+//! `title=`, Outlook's `originalsrc=`, `pluginspage=`, event handlers
+//! (`onclick="window.open('http://...')"`) and `style` (a CSS `url()`).
+//! URL attributes are given too; their value stays a [`Link`], and the
+//! caller reports a URL found in their text only where no link starts.
+//! Not given:
+//!
+//! * `xmlns` and `xmlns:*` values: XML namespace names (Namespaces in
+//!   XML 1.0 section 2), such as `http://www.w3.org/1999/xhtml` or
+//!   `urn:schemas-microsoft-com:office:office`, identify a vocabulary;
+//!   they are compared as strings and nobody follows them.
+//! * A `cite` whose value is a `mid:` URL, for the reason it is not a
+//!   link (see [`URL_ATTRIBUTES`]).
 
 use std::sync::LazyLock;
 
@@ -112,17 +145,54 @@ pub struct HtmlScan {
     /// character reference. A decoded reference or an inserted newline maps
     /// to the first byte of the reference or tag.
     pub text_map: Vec<(usize, usize)>,
+    /// The attribute values given as text (see the module documentation),
+    /// in document order.
+    pub attr_texts: Vec<AttrText>,
+    /// The contents of `<script>` and `<style>` elements, as HTML byte
+    /// ranges (never empty), in document order.
+    pub raw_texts: Vec<(usize, usize)>,
+}
+
+/// One attribute value given as text (see [`HtmlScan::attr_texts`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttrText {
+    /// The lowercase attribute name, such as `"value"` or `"onclick"`.
+    pub attr: String,
+    /// The lowercase element name.
+    pub element: String,
+    /// The whole value with character references decoded (attribute
+    /// rules, see [`decode_attr_entities`]; `&nbsp;` becomes a plain
+    /// space, as in [`HtmlScan::text`]). Holds a colon.
+    pub text: String,
+    /// Anchors `(text offset, html offset)`, as in
+    /// [`HtmlScan::text_map`]: see [`AttrText::html_offset`].
+    pub map: Vec<(usize, usize)>,
+}
+
+impl AttrText {
+    /// Maps a byte offset in [`AttrText::text`] to the byte offset in the
+    /// HTML input it came from (exact for text copied verbatim; a decoded
+    /// reference maps to its `&`).
+    pub fn html_offset(&self, t: usize) -> usize {
+        anchored_offset(&self.map, t)
+    }
 }
 
 impl HtmlScan {
     /// Maps a byte offset in [`HtmlScan::text`] to the byte offset in the
     /// HTML input it came from (exact for text copied verbatim).
     pub fn html_offset(&self, t: usize) -> usize {
-        let k = self.text_map.partition_point(|a| a.0 <= t);
-        match k.checked_sub(1).and_then(|k| self.text_map.get(k)) {
-            Some(&(ts, hs)) => hs.saturating_add(t - ts),
-            None => t,
-        }
+        anchored_offset(&self.text_map, t)
+    }
+}
+
+/// The HTML offset of text offset `t` under the anchors `map` (see
+/// [`HtmlScan::text_map`]).
+fn anchored_offset(map: &[(usize, usize)], t: usize) -> usize {
+    let k = map.partition_point(|a| a.0 <= t);
+    match k.checked_sub(1).and_then(|k| map.get(k)) {
+        Some(&(ts, hs)) => hs.saturating_add(t - ts),
+        None => t,
     }
 }
 
@@ -222,8 +292,8 @@ fn is_ws(c: u8) -> bool {
 enum Content {
     /// Ordinary markup follows.
     Markup,
-    /// `script`, `style`: contents skipped.
-    Skip,
+    /// `script`, `style`: contents are raw text, not visible.
+    Script,
     /// `title`, `textarea`: contents are text, references decoded.
     Rcdata,
     /// `xmp`: contents are literal text.
@@ -241,7 +311,7 @@ fn classify(name: &[u8]) -> (Option<char>, Content) {
     dst.copy_from_slice(name);
     dst.make_ascii_lowercase();
     match &*dst {
-        b"script" | b"style" => (None, Content::Skip),
+        b"script" | b"style" => (None, Content::Script),
         b"title" | b"textarea" => (Some('\n'), Content::Rcdata),
         b"xmp" => (Some('\n'), Content::Rawtext),
         b"plaintext" => (Some('\n'), Content::Plaintext),
@@ -406,17 +476,7 @@ impl Scanner<'_> {
 
     /// Records that the next text byte comes from HTML offset `h`.
     fn anchor(&mut self, h: usize) {
-        let t = self.out.text.len();
-        if let Some(last) = self.out.text_map.last_mut() {
-            if h.checked_sub(last.1) == Some(t - last.0) {
-                return;
-            }
-            if last.0 == t {
-                last.1 = h;
-                return;
-            }
-        }
-        self.out.text_map.push((t, h));
+        anchor(&self.out.text, &mut self.out.text_map, h);
     }
 
     /// Appends `html[a..e]` to the text, decoding references if `decode`.
@@ -424,34 +484,13 @@ impl Scanner<'_> {
         if a >= e {
             return;
         }
-        let (b, html) = (self.b, self.html);
         if !decode {
             self.anchor(a);
-            self.out.text.push_str(html.get(a..e).unwrap_or(""));
+            self.out.text.push_str(self.html.get(a..e).unwrap_or(""));
             return;
         }
-        let mut i = a;
-        while let Some(amp) = find_byte(b, i, e, b'&') {
-            if amp > i {
-                self.anchor(i);
-                self.out.text.push_str(html.get(i..amp).unwrap_or(""));
-            }
-            self.anchor(amp);
-            match char_ref(b, amp, e, false) {
-                Some((c, len)) => {
-                    self.out.text.push(if c == '\u{a0}' { ' ' } else { c });
-                    i = amp + len;
-                }
-                None => {
-                    self.out.text.push('&');
-                    i = amp + 1;
-                }
-            }
-        }
-        if i < e {
-            self.anchor(i);
-            self.out.text.push_str(html.get(i..e).unwrap_or(""));
-        }
+        let out = &mut self.out;
+        decode_into(self.html, a, e, false, &mut out.text, &mut out.text_map);
     }
 
     /// Handles the start tag at `lt`; returns where scanning resumes.
@@ -473,11 +512,12 @@ impl Scanner<'_> {
                 self.text(end, n, false);
                 n
             }
-            Content::Skip | Content::Rcdata | Content::Rawtext => {
+            Content::Script | Content::Rcdata | Content::Rawtext => {
                 let close = find_end_tag(b, end, name_bytes).unwrap_or(n);
                 match content {
                     Content::Rcdata => self.text(end, close, true),
                     Content::Rawtext => self.text(end, close, false),
+                    _ if close > end => self.out.raw_texts.push((end, close)),
                     _ => {}
                 }
                 close
@@ -594,6 +634,7 @@ impl Scanner<'_> {
         let is_base = name_bytes.eq_ignore_ascii_case(b"base");
         for a in attrs {
             let Some((vs, ve)) = a.value else { continue };
+            self.attr_text(a.name, element, vs, ve);
             let an = b.get(a.name.0..a.name.1).unwrap_or_default();
             if let Some(attr) = url_attr(an) {
                 match attr {
@@ -628,6 +669,48 @@ impl Scanner<'_> {
                 self.link("content", element, s, e, false);
             }
         }
+    }
+
+    /// Gives the value `html[vs..ve]` of the attribute named
+    /// `html[name.0..name.1]` as text if it holds a colon (see the module
+    /// documentation).
+    fn attr_text(
+        &mut self,
+        name: (usize, usize),
+        element: &str,
+        vs: usize,
+        ve: usize,
+    ) {
+        let (b, html) = (self.b, self.html);
+        let raw = b.get(vs..ve).unwrap_or_default();
+        // No colon, and no reference that could decode to one.
+        if memchr(b':', raw).is_none() && memchr(b'&', raw).is_none() {
+            return;
+        }
+        let an = b.get(name.0..name.1).unwrap_or_default();
+        if is_xmlns(an) {
+            return;
+        }
+        let mut text = String::with_capacity(raw.len());
+        let mut map = Vec::new();
+        decode_into(html, vs, ve, true, &mut text, &mut map);
+        if !text.contains(':') {
+            return;
+        }
+        if an.eq_ignore_ascii_case(b"cite")
+            && text
+                .trim_start_matches(|c: char| c <= ' ')
+                .get(..4)
+                .is_some_and(|m| m.eq_ignore_ascii_case("mid:"))
+        {
+            return;
+        }
+        self.out.attr_texts.push(AttrText {
+            attr: html.get(name.0..name.1).unwrap_or("").to_ascii_lowercase(),
+            element: element.to_ascii_lowercase(),
+            text,
+            map,
+        });
     }
 
     /// Whether `a` is `http-equiv="refresh"`.
@@ -678,6 +761,65 @@ impl Scanner<'_> {
             offset: s,
         });
     }
+}
+
+/// Records in `map` that the next byte of `text` comes from HTML offset
+/// `h` (see [`HtmlScan::text_map`]).
+fn anchor(text: &str, map: &mut Vec<(usize, usize)>, h: usize) {
+    let t = text.len();
+    if let Some(last) = map.last_mut() {
+        if h.checked_sub(last.1) == Some(t - last.0) {
+            return;
+        }
+        if last.0 == t {
+            last.1 = h;
+            return;
+        }
+    }
+    map.push((t, h));
+}
+
+/// Appends `html[a..e]` to `text` with its character references decoded
+/// (attribute rules if `attr`, see [`decode_attr_entities`]; `&nbsp;`
+/// as a plain space), recording the anchors in `map`.
+fn decode_into(
+    html: &str,
+    a: usize,
+    e: usize,
+    attr: bool,
+    text: &mut String,
+    map: &mut Vec<(usize, usize)>,
+) {
+    let b = html.as_bytes();
+    let mut i = a;
+    while let Some(amp) = find_byte(b, i, e, b'&') {
+        if amp > i {
+            anchor(text, map, i);
+            text.push_str(html.get(i..amp).unwrap_or(""));
+        }
+        anchor(text, map, amp);
+        match char_ref(b, amp, e, attr) {
+            Some((c, len)) => {
+                text.push(if c == '\u{a0}' { ' ' } else { c });
+                i = amp + len;
+            }
+            None => {
+                text.push('&');
+                i = amp + 1;
+            }
+        }
+    }
+    if i < e {
+        anchor(text, map, i);
+        text.push_str(html.get(i..e).unwrap_or(""));
+    }
+}
+
+/// Whether an attribute named `name` holds an XML namespace name:
+/// `xmlns` or `xmlns:prefix` (Namespaces in XML 1.0 section 2).
+fn is_xmlns(name: &[u8]) -> bool {
+    name.get(..5).is_some_and(|p| p.eq_ignore_ascii_case(b"xmlns"))
+        && matches!(name.get(5), None | Some(b':'))
 }
 
 /// Trims C0 controls and spaces and removes inner tabs and newlines.
@@ -986,18 +1128,41 @@ mod tests {
     }
 
     /// Every link offset points at the raw value; every anchor is in
-    /// range and the map is strictly increasing.
+    /// range and the maps are strictly increasing; raw texts are in
+    /// order, in range and on character boundaries.
     fn check_invariants(html: &str, s: &HtmlScan) {
         for l in &s.links {
             assert!(html.is_char_boundary(l.offset), "{l:?}");
             assert!(!l.value.is_empty());
         }
-        for w in s.text_map.windows(2) {
-            assert!(w[0].0 < w[1].0 && w[0].1 < w[1].1, "{w:?}");
+        let maps = std::iter::once((&s.text_map, s.text.len()))
+            .chain(s.attr_texts.iter().map(|a| (&a.map, a.text.len())));
+        for (map, len) in maps {
+            for w in map.windows(2) {
+                assert!(w[0].0 < w[1].0 && w[0].1 < w[1].1, "{w:?}");
+            }
+            for a in map {
+                assert!(a.0 <= len && a.1 <= html.len(), "{a:?}");
+            }
         }
-        for a in &s.text_map {
-            assert!(a.0 <= s.text.len() && a.1 <= html.len(), "{a:?}");
+        for a in &s.attr_texts {
+            assert!(a.text.contains(':'), "{a:?}");
+            assert!(!is_xmlns(a.attr.as_bytes()), "{a:?}");
         }
+        let mut end = 0;
+        for &(from, to) in &s.raw_texts {
+            assert!(end <= from && from < to && to <= html.len());
+            assert!(html.is_char_boundary(from) && html.is_char_boundary(to));
+            end = to;
+        }
+    }
+
+    /// The attribute texts as (element, attribute, text).
+    fn attr_texts(s: &HtmlScan) -> Vec<(&str, &str, &str)> {
+        s.attr_texts
+            .iter()
+            .map(|a| (a.element.as_str(), a.attr.as_str(), a.text.as_str()))
+            .collect()
     }
 
     /// Every `http` in the text maps back to `http` in the HTML.
@@ -1248,18 +1413,72 @@ mod tests {
     }
 
     #[test]
-    fn script_and_style_skipped() {
+    fn script_and_style_are_raw_text() {
         let html = "<p>a</p>\
             <script type=text/javascript src=\"http://js/x.js\">\
             document.write('<a href=\"http://in-script/\">http://s/</a>');\
-            if (a</scripts && b</script) {}</SCRIPT >b<style>\
-            p { background: url(http://css/) } </style><STYLE/>x</style\t>c";
+            if (a</scripts && b</script) {}</SCRIPT >b<style><!--\
+            p { background: url(http://css/) } --></style><STYLE/>x</style\t>c\
+            <script></script>";
         let s = scan_html(html);
         assert_eq!(values(&s), [("script", "src", "http://js/x.js")]);
+        // Not visible: no text, no links from inside.
         assert_eq!(s.text, "a\nbc");
         check_invariants(html, &s);
         let t = s.text.find('c').unwrap();
-        assert_eq!(s.html_offset(t), html.len() - 1);
+        assert_eq!(s.html_offset(t), html.find("c<script>").unwrap());
+        // Their contents as written, `<!--` included; an empty script
+        // gives no range.
+        let raw: Vec<&str> =
+            s.raw_texts.iter().map(|&(a, b)| &html[a..b]).collect();
+        assert_eq!(
+            raw,
+            [
+                "document.write('<a href=\"http://in-script/\">http://s/\
+                 </a>');if (a</scripts && b</script) {}",
+                "<!--p { background: url(http://css/) } -->",
+                "x",
+            ]
+        );
+    }
+
+    #[test]
+    fn attribute_values_with_a_colon_are_text() {
+        let html = "<html xmlns=\"http://www.w3.org/1999/xhtml\" \
+            XMLNS:o=\"urn:schemas-microsoft-com:office:office\" \
+            xmlnsx=\"a:b\"><option value=\"http://o.example/?a=1&amp;b=2\">\
+            <a title='https://www.ni.com' href=\"http://h.example/\" \
+            onclick=\"window.open('http://w.example/')\" target=_blank>\
+            <td style=\"background:url(http://s.example/a.gif)\" width=3>\
+            <input value=\"&#104;ttp&colon;//e.example/\" alt=\"&amp;\">\
+            <blockquote cite=\"mid:x@y\"><q cite=\" http://q.example/\">";
+        let s = scan_html(html);
+        check_invariants(html, &s);
+        assert_eq!(
+            attr_texts(&s),
+            [
+                ("html", "xmlnsx", "a:b"),
+                ("option", "value", "http://o.example/?a=1&b=2"),
+                ("a", "title", "https://www.ni.com"),
+                ("a", "href", "http://h.example/"),
+                ("a", "onclick", "window.open('http://w.example/')"),
+                ("td", "style", "background:url(http://s.example/a.gif)"),
+                ("input", "value", "http://e.example/"),
+                ("q", "cite", " http://q.example/"),
+            ]
+        );
+        // Offsets map to the raw value: a decoded reference to its `&`.
+        for a in &s.attr_texts {
+            let at = a.text.find("http").unwrap_or(0);
+            let h = a.html_offset(at);
+            if a.attr == "value" && a.element == "input" {
+                assert!(html[h..].starts_with("&#104;ttp&colon;//e"));
+                let t = a.text.find("//e").unwrap();
+                assert!(html[a.html_offset(t)..].starts_with("//e"));
+            } else {
+                assert!(html[h..].starts_with(&a.text[at..at + 3]), "{a:?}");
+            }
+        }
     }
 
     #[test]
@@ -1361,9 +1580,13 @@ mod tests {
         let s = scan_html("x</ http://y/ <a href=http://z/");
         assert!(s.links.is_empty());
         assert_eq!(s.text, "x");
-        let s = scan_html("x<script>http://y/ <a href=http://z/>");
+        // The contents of an unclosed script run to the end: no link,
+        // no text, one raw text.
+        let html = "x<script>http://y/ <a href=http://z/>";
+        let s = scan_html(html);
         assert!(s.links.is_empty());
         assert_eq!(s.text, "x");
+        assert_eq!(s.raw_texts, [(9, html.len())]);
     }
 
     #[test]
@@ -1446,6 +1669,9 @@ mod tests {
         );
         time("ping", &format!("<a ping=\"{}\">", " ".repeat(MB)));
         time("attrs", &format!("<a {}>", "b ".repeat(MB / 2)));
+        time("colon attrs", &format!("<a {}>", "b=: ".repeat(MB / 4)));
+        time("colon value", &format!("<a b=\"{}\">", "&:".repeat(MB / 2)));
+        time("style", &format!("<style>{}", "url(a:".repeat(MB / 6)));
         time("eq", &format!("<a {}>", "=".repeat(MB)));
         time("utf8", &format!("<a {}", "é<€<".repeat(MB / 6)));
         time(

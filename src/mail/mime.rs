@@ -9,7 +9,10 @@
 //! [`Source::Html`]). Each piece has its transfer encoding
 //! (quoted-printable, base64) undone, its charset converted to UTF-8,
 //! `format=flowed` lines unwrapped, and an [`OffsetMap`] from offsets in
-//! its text back to byte offsets in the raw message.
+//! its text back to byte offsets in the raw message. The preamble and
+//! the epilogue of a multipart, which RFC 2046 5.1.1 has MIME agents
+//! ignore, are text people read (a mailing list's footer after the close
+//! delimiter): each is a [`Source::Text`] piece too.
 //!
 //! Every part also gets the base URI in effect for it
 //! (draft-fielding-url-syntax-05 section 5.1): its own `Content-Base`,
@@ -81,7 +84,8 @@ pub enum Source {
     /// A header field; the field name as written (`List-Unsubscribe`).
     Header(String),
     /// A `text/*` part other than `text/html` (or, with
-    /// [`MimeOptions::attachments`], a non-text part).
+    /// [`MimeOptions::attachments`], a non-text part), or the preamble
+    /// or epilogue of a multipart.
     Text,
     /// A `text/html` part: the HTML source, as UTF-8.
     Html,
@@ -280,7 +284,11 @@ pub struct Piece {
     /// part's own header fields and, for a `message/rfc822` part, the
     /// embedded message's header fields and its (non-multipart) body
     /// carry the part's path; the children of an embedded multipart
-    /// are `"2.1"`, `"2.2"`, ...
+    /// are `"2.1"`, `"2.2"`, ... The preamble and the epilogue of a
+    /// multipart (RFC 2046 5.1.1) are its path and `preamble` or
+    /// `epilogue`: `"epilogue"` for the message's own multipart,
+    /// `"2.preamble"` for that of a multipart in part 2 (a section
+    /// name after a part number, as IMAP's `2.MIME` in RFC 3501 6.4.5).
     pub part: String,
     /// The transfer encoding that was undone.
     pub decoded: Decoded,
@@ -369,7 +377,7 @@ fn where_(path: &str) -> String {
     }
 }
 
-fn child_path(path: &str, k: usize) -> String {
+fn child_path(path: &str, k: impl std::fmt::Display) -> String {
     if path.is_empty() { k.to_string() } else { format!("{path}.{k}") }
 }
 
@@ -706,19 +714,21 @@ impl<'a> Walker<'a> {
             return;
         }
         let body = self.raw.get(start..end).unwrap_or(&[]);
-        let (parts, closed) = split_multipart(body, boundary.as_bytes());
-        if parts.is_empty() {
+        let split = split_multipart(body, boundary.as_bytes());
+        if split.parts.is_empty() {
             self.warn(format!(
                 "{w}: boundary of {ct} never found, read as text"
             ));
             self.leaf(info, "text/plain", start, end, path, base, true);
             return;
         }
-        if !closed {
+        if !split.closed {
             self.warn(format!("{w}: {ct} has no close delimiter"));
         }
+        let (s, e) = split.preamble;
+        self.outside_parts(start + s, start + e, path, "preamble", base);
         let digest = ct == "multipart/digest";
-        for (k, (s, e)) in parts.into_iter().enumerate() {
+        for (k, (s, e)) in split.parts.into_iter().enumerate() {
             let child = child_path(path, k + 1);
             self.entity(
                 start + s,
@@ -733,6 +743,57 @@ impl<'a> Walker<'a> {
                 return;
             }
         }
+        let (s, e) = split.epilogue;
+        self.outside_parts(start + s, start + e, path, "epilogue", base);
+    }
+
+    /// The preamble or the epilogue of a multipart, `raw[start..end]`,
+    /// as a `text/plain` piece whose part is the multipart's path and
+    /// `which` (`"preamble"`, `"2.epilogue"`).
+    ///
+    /// RFC 2046 5.1.1 has MIME agents ignore both, but readers see them:
+    /// mailing list managers append their footer after the close
+    /// delimiter, and senders write notes before the first delimiter.
+    /// The text is taken as written (no transfer encoding applies to it)
+    /// and read as UTF-8, or as windows-1252 when it is not valid UTF-8,
+    /// as an 8-bit part without a charset is; no warning is given, since
+    /// nothing was declared. Blank text gives no piece, nor, with
+    /// [`MimeOptions::skip_fields_without_scheme`], text without a colon
+    /// that may end a scheme (such as the usual `This is a multi-part
+    /// message in MIME format.`).
+    fn outside_parts(
+        &mut self,
+        start: usize,
+        end: usize,
+        path: &str,
+        which: &str,
+        base: Option<&str>,
+    ) {
+        let bytes = self.raw.get(start..end).unwrap_or(&[]);
+        if bytes.iter().all(u8::is_ascii_whitespace)
+            || (self.opts.skip_fields_without_scheme
+                && !may_hold_scheme(bytes))
+        {
+            return;
+        }
+        let (bytes, map) =
+            without_yenc(bytes.to_vec(), OffsetMap::linear_from(start));
+        let enc = if std::str::from_utf8(&bytes).is_ok() {
+            UTF_8
+        } else {
+            WINDOWS_1252
+        };
+        let conv = convert(&bytes, Charset::Whatwg(enc), true);
+        let map = conv.map.then(conv.text.len(), &map);
+        self.parsed.pieces.push(Piece {
+            source: Source::Text,
+            part: child_path(path, which),
+            decoded: Decoded::None,
+            text: conv.text,
+            map,
+            base: base.map(str::to_string),
+            content_type: "text/plain".to_string(),
+        });
     }
 
     /// A part whose text becomes a piece. `lenient`: a part read as text
@@ -1668,18 +1729,33 @@ fn yenc_blocks(b: &[u8]) -> Vec<(usize, usize)> {
 // ---------------------------------------------------------------------
 // Multipart bodies.
 
-/// Splits a multipart body at the delimiter lines of `boundary`.
-/// Returns the parts' ranges in `body` and whether the close delimiter
-/// was found. No part: the boundary never occurs.
-fn split_multipart(
-    body: &[u8],
-    boundary: &[u8],
-) -> (Vec<(usize, usize)>, bool) {
+/// A multipart body cut at the delimiter lines of its boundary (RFC
+/// 2046 5.1.1); ranges are offsets in the body.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Split {
+    /// The body parts, between the delimiter lines (the line break
+    /// before a delimiter line belongs to it).
+    parts: Vec<(usize, usize)>,
+    /// Whether the close delimiter (`--boundary--`) was found.
+    closed: bool,
+    /// The preamble: from the start of the body up to the line break
+    /// before the first delimiter line (empty when the body starts with
+    /// it).
+    preamble: (usize, usize),
+    /// The epilogue: from the line after the close delimiter to the end
+    /// of the body (empty when the close delimiter is missing).
+    epilogue: (usize, usize),
+}
+
+/// Splits a multipart body at the delimiter lines of `boundary`. No
+/// part: the boundary never occurs.
+fn split_multipart(body: &[u8], boundary: &[u8]) -> Split {
     let mut dash = Vec::with_capacity(boundary.len() + 2);
     dash.extend_from_slice(b"--");
     dash.extend_from_slice(boundary);
     let finder = memmem::Finder::new(&dash);
-    let mut parts = Vec::new();
+    let mut split =
+        Split { epilogue: (body.len(), body.len()), ..Split::default() };
     let mut open: Option<usize> = None;
     for at in finder.find_iter(body) {
         if at > 0 && body.get(at - 1) != Some(&b'\n') {
@@ -1708,18 +1784,22 @@ fn split_multipart(
                 part_end -= 1;
             }
         }
-        if let Some(s) = open.take() {
-            parts.push((s, part_end.max(s)));
+        match open.take() {
+            Some(s) => split.parts.push((s, part_end.max(s))),
+            // The first delimiter line ends the preamble.
+            None => split.preamble = (0, part_end),
         }
         if close {
-            return (parts, true);
+            split.closed = true;
+            split.epilogue = (line_end, body.len());
+            return split;
         }
         open = Some(line_end);
     }
     if let Some(s) = open {
-        parts.push((s, body.len().max(s)));
+        split.parts.push((s, body.len().max(s)));
     }
-    (parts, false)
+    split
 }
 
 #[cfg(test)]
@@ -1779,8 +1859,9 @@ mod tests {
     fn nested_part_paths_and_bases() {
         let p = parse(NESTED.as_bytes());
         assert!(p.warnings.is_empty(), "{:?}", p.warnings);
-        assert_eq!(paths(&p), ["1", "2.1", "2.2"]);
-        let b = bodies(&p);
+        assert_eq!(paths(&p), ["preamble", "1", "2.1", "2.2", "epilogue"]);
+        let all = bodies(&p);
+        let b = &all[1..4];
         assert_eq!(b[0].text, "one http://one.example/");
         assert_eq!(b[1].text, "two-one");
         assert_eq!(b[1].content_type, "text/plain");
@@ -1794,21 +1875,74 @@ mod tests {
             b[2].base.as_deref(),
             Some("http://other.example/x/y.html")
         );
-        // Preamble, epilogue and the image are not scanned.
-        assert!(p.pieces.iter().all(|x| !x.text.contains("preamble")));
-        assert!(p.pieces.iter().all(|x| !x.text.contains("epilogue")));
+        // The image is not scanned; the preamble and the epilogue are
+        // text, mapped to the raw message.
         let raw = NESTED.as_bytes();
+        let (pre, epi) = (all[0], all[4]);
+        assert_eq!(pre.text, "preamble http://preamble.example/");
+        assert_eq!(epi.text, "epilogue http://epilogue.example/\r\n");
+        for x in [pre, epi] {
+            assert_eq!(x.source, Source::Text);
+            assert_eq!(x.decoded, Decoded::None);
+            assert_eq!(x.content_type, "text/plain");
+            assert_eq!(
+                x.base.as_deref(),
+                Some("http://base.example/dir/page")
+            );
+        }
+        assert_eq!(pre.map.raw_offset(9), pos(raw, "http://preamble"));
+        assert_eq!(epi.map.raw_offset(9), pos(raw, "http://epilogue"));
         assert_eq!(b[0].map.raw_offset(4), pos(raw, "http://one"));
         // The CRLF before a delimiter belongs to the delimiter.
         assert!(!b[2].text.ends_with('\n'));
     }
 
     #[test]
+    fn preamble_and_epilogue_pieces() {
+        let raw = b"Content-Type: multipart/mixed; boundary=o\n\n\
+            This is a multi-part message in MIME format.\n\
+            --o\n\
+            Content-Type: multipart/alternative; boundary=i\n\n\
+            \n\n--i\n\ninner\n--i--\nfoot http://inner-foot.example/\n\
+            --o--\n\
+            caf\xe9 http://list.example/info\n";
+        let p = parse(raw);
+        assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+        // A blank preamble gives no piece.
+        assert_eq!(paths(&p), ["preamble", "1.1", "1.epilogue", "epilogue"]);
+        let b = bodies(&p);
+        assert_eq!(b[0].text, "This is a multi-part message in MIME format.");
+        assert_eq!(b[2].text, "foot http://inner-foot.example/");
+        assert_eq!(b[2].map.raw_offset(5), pos(raw, "http://inner-foot"));
+        // Not UTF-8: windows-1252, offsets exact after the 8-bit byte.
+        assert_eq!(b[3].text, "caf\u{e9} http://list.example/info\n");
+        assert_eq!(b[3].map.raw_offset(6), pos(raw, "http://list"));
+        // For a caller that wants `scheme:` URLs only, text without a
+        // colon after a letter is left out.
+        let opts = MimeOptions {
+            skip_fields_without_scheme: true,
+            ..MimeOptions::default()
+        };
+        let p = parse_message(raw, &opts);
+        assert_eq!(paths(&p), ["1.1", "1.epilogue", "epilogue"]);
+        // Without a close delimiter there is no epilogue: the last part
+        // runs to the end.
+        let p = parse(
+            b"Content-Type: multipart/mixed; boundary=q\n\n\
+            --q\n\nA http://a.example/\n",
+        );
+        assert_eq!(paths(&p), ["1"]);
+    }
+
+    #[test]
     fn attachments_option_scans_images() {
         let opts = MimeOptions { attachments: true, ..MimeOptions::default() };
         let p = parse_message(NESTED.as_bytes(), &opts);
-        assert_eq!(paths(&p), ["1", "2.1", "2.2", "3"]);
-        let img = bodies(&p)[3];
+        assert_eq!(
+            paths(&p),
+            ["preamble", "1", "2.1", "2.2", "3", "epilogue"]
+        );
+        let img = bodies(&p)[4];
         assert_eq!(img.text, "hello http://img.example/");
         assert_eq!(img.content_type, "image/png");
         assert_eq!(img.decoded, Decoded::Base64);

@@ -4,6 +4,14 @@
 //! HTML attributes and text (`html`), each piece scanned by the same
 //! delimit, validate and resolve stages as plain text, with positions
 //! mapped back to the original file.
+//!
+//! In a `text/html` part, a URL attribute's value is one hit (context
+//! `href`); every attribute value is also scanned as text for URLs with
+//! a scheme, which gives the URLs of `value=`, `title=`, `style=`,
+//! event handlers, ... (a URL found where a URL attribute's value starts
+//! is that value, reported once); all these are source `html-attr`. The
+//! visible text and the contents of `<script>` and `<style>` are scanned
+//! as text, source `html-text`. Comments are not scanned.
 
 mod charset;
 pub mod html;
@@ -266,6 +274,29 @@ pub(crate) fn message_hits(
                     set_provenance(&mut hit, &attr);
                     out.push((s, hit));
                 }
+                // Every attribute value is text too, for URLs with a
+                // scheme; a URL found where a URL attribute's link starts
+                // is that link, not a second hit.
+                let mut link_at: Vec<usize> =
+                    doc.links.iter().map(|l| l.offset).collect();
+                link_at.sort_unstable();
+                for value in &doc.attr_texts {
+                    for (c, mut hit) in
+                        ex.find_in_buffer(value.text.as_bytes(), base)
+                    {
+                        let h = value.html_offset(c.start);
+                        if c.abbrev.is_some()
+                            || link_at.binary_search(&h).is_ok()
+                        {
+                            continue;
+                        }
+                        let s = piece.map.raw_offset(h);
+                        let e = piece.map.raw_offset(value.html_offset(c.end));
+                        place(&mut hit, s, e);
+                        set_provenance(&mut hit, &attr);
+                        out.push((s, hit));
+                    }
+                }
                 prov.source = Source::HtmlText;
                 let prov = Arc::new(prov);
                 for (c, mut hit) in
@@ -276,6 +307,19 @@ pub(crate) fn message_hits(
                     place(&mut hit, s, e);
                     set_provenance(&mut hit, &prov);
                     out.push((s, hit));
+                }
+                // Scripts and style sheets, as written (HTML 13.2.5.3,
+                // 13.2.5.4: no character references, no tags inside).
+                let html = piece.text.as_bytes();
+                for &(from, to) in &doc.raw_texts {
+                    let Some(text) = html.get(from..to) else { continue };
+                    for (c, mut hit) in ex.find_in_buffer(text, base) {
+                        let s = piece.map.raw_offset(from + c.start);
+                        let e = piece.map.raw_offset(from + c.end);
+                        place(&mut hit, s, e);
+                        set_provenance(&mut hit, &prov);
+                        out.push((s, hit));
+                    }
                 }
             }
         }
