@@ -129,6 +129,11 @@ pub(crate) fn delimit(
         return url_prefix_angle(hay, s, colon, max_len);
     }
     if !hierarchical {
+        // `mailto:http://a/x` (a link written into the wrong field) is not
+        // an address: the URL after it is the URL.
+        if starts_hierarchical_url(hay, colon + 1) {
+            return None;
+        }
         let opaque = OPAQUE_SCHEMES
             .iter()
             .any(|o| o.as_bytes().eq_ignore_ascii_case(scheme))
@@ -498,6 +503,20 @@ fn quoted_value(
         .iter()
         .position(|&b| b == quote || matches!(b, b'\n' | b'<' | b'>'))?;
     if hay[close] != quote {
+        return None;
+    }
+    // Code that builds the value (`SRC="http://a/x?t=' + t + '"` in a
+    // script) is not one value: its other quote next to a `+` ends the
+    // URL as in bare text.
+    let other = if quote == b'"' { b'\'' } else { b'"' };
+    let value = &hay[s..close];
+    let concatenated = value.iter().enumerate().any(|(k, &b)| {
+        b == other
+            && (value[k + 1..].iter().find(|&&c| c != b' ') == Some(&b'+')
+                || value[..k].iter().rev().find(|&&c| c != b' ')
+                    == Some(&b'+'))
+    });
+    if concatenated {
         return None;
     }
     let mut end = close;

@@ -150,6 +150,9 @@ pub struct Provenance {
     pub part: String,
     /// The header field the hit was found in, as written.
     pub header: Option<String>,
+    /// The HTML element and attribute the hit was found in, lower case,
+    /// as `a href` or `option value` ([`Source::HtmlAttr`] hits).
+    pub attribute: Option<String>,
     /// What kind of text the hit was found in.
     pub source: Source,
     /// The transfer encoding undone to find the hit.
@@ -167,9 +170,13 @@ pub enum Source {
     /// A plain-text body part.
     #[default]
     Text,
-    /// An attribute of a `text/html` part (`href`, `src`, ...).
+    /// An attribute value of a `text/html` part: the value of a URL
+    /// attribute (`href`, `src`, ...), or a URL with a scheme in any
+    /// other attribute's value (`option value`, `onclick`, `title`).
+    /// [`Provenance::attribute`] names it.
     HtmlAttr,
-    /// The visible text of a `text/html` part.
+    /// The text of a `text/html` part: what it shows, and the contents
+    /// of its `<script>` and `<style>` elements.
     HtmlText,
 }
 

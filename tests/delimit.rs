@@ -214,6 +214,11 @@ const RULES: &[Case] = &[
         &["mailto:x@example.com?subject=Hello%20World"],
     ),
     (
+        "href_built_by_script",
+        "document.write('<IFRAME SRC=\"http://ad.example/x;ord=' + same + '?\">')",
+        &["http://ad.example/x;ord="],
+    ),
+    (
         "href_trailing_period_kept",
         "<a href=\"http://a.example/x.\">",
         &["http://a.example/x."],
@@ -393,6 +398,11 @@ const RULES: &[Case] = &[
     ("markdown_emphasis_tilde", "~http://c.example/~", &["http://c.example/"]),
     ("markdown_strong", "**http://a.example/x**", &["http://a.example/x"]),
     ("star_in_url_kept", "http://a.example/*x*", &["http://a.example/*x*"]),
+    (
+        "mailto_before_another_url",
+        "<a href=\"mailto:http://61.129.81.99/tbone/remove.html\">",
+        &["http://61.129.81.99/tbone/remove.html"],
+    ),
     (
         "mailto_ends_at_domain",
         "mailto:john.smith@example.com/foo/bar",

@@ -498,6 +498,7 @@ fn option_value_url_found() {
         assert_eq!(found[0]["line"], line);
         assert_eq!(found[0]["column"], 33);
         assert_eq!(found[0]["context"], "bare");
+        assert_eq!(found[0]["attribute"], "option value");
         assert_at(&file, found[0], url);
     }
 }

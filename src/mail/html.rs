@@ -1631,13 +1631,16 @@ mod tests {
         assert_eq!(s.text, "x");
     }
 
+    /// Scan `html` (about 1 MiB) and fail when it takes more than 8 s:
+    /// linear work takes well under a second in a debug build, even on a
+    /// loaded machine, while quadratic work on 1 MiB takes minutes.
     fn time(label: &str, html: &str) -> Duration {
         let t = Instant::now();
         let s = scan_html(html);
         let d = t.elapsed();
         check_invariants(html, &s);
         eprintln!("{label}: {} bytes in {d:?}", html.len());
-        assert!(d < Duration::from_secs(1), "{label}: {d:?}");
+        assert!(d < Duration::from_secs(8), "{label}: {d:?}");
         d
     }
 

@@ -214,6 +214,7 @@ pub(crate) fn message_hits(
             message_id: parsed.message_id.clone(),
             part: piece.part.clone(),
             header: None,
+            attribute: None,
             source: Source::Text,
             decoded: match piece.decoded {
                 mime::Decoded::None => Decoded::None,
@@ -254,10 +255,23 @@ pub(crate) fn message_hits(
                     }
                 });
                 let base = html_base.as_deref().or(base);
-                let attr = Arc::new(Provenance {
-                    source: Source::HtmlAttr,
-                    ..prov.clone()
-                });
+                // One provenance for each element and attribute, shared
+                // by their hits.
+                let mut attrs: Vec<(String, Arc<Provenance>)> = Vec::new();
+                let mut attr = |element: &str, name: &str| {
+                    let key = format!("{element} {name}");
+                    if let Some((_, p)) = attrs.iter().find(|(k, _)| *k == key)
+                    {
+                        return p.clone();
+                    }
+                    let p = Arc::new(Provenance {
+                        source: Source::HtmlAttr,
+                        attribute: Some(key.clone()),
+                        ..prov.clone()
+                    });
+                    attrs.push((key, p.clone()));
+                    p
+                };
                 for link in &doc.links {
                     if link.value.is_empty() {
                         continue;
@@ -271,7 +285,7 @@ pub(crate) fn message_hits(
                     let e =
                         piece.map.raw_offset(link.offset + link.value.len());
                     place(&mut hit, s, e);
-                    set_provenance(&mut hit, &attr);
+                    set_provenance(&mut hit, &attr(&link.element, link.attr));
                     out.push((s, hit));
                 }
                 // Every attribute value is text too, for URLs with a
@@ -293,7 +307,10 @@ pub(crate) fn message_hits(
                         let s = piece.map.raw_offset(h);
                         let e = piece.map.raw_offset(value.html_offset(c.end));
                         place(&mut hit, s, e);
-                        set_provenance(&mut hit, &attr);
+                        set_provenance(
+                            &mut hit,
+                            &attr(&value.element, &value.attr),
+                        );
                         out.push((s, hit));
                     }
                 }

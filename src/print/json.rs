@@ -87,6 +87,7 @@ pub(crate) fn hit_object(buf: &mut Vec<u8>, input: &InputInfo, hit: &Hit) {
         o.field("message_id", &p.message_id);
         o.field("part", &p.part);
         o.field("header", &p.header);
+        o.field("attribute", &p.attribute);
         o.field("source", p.source.as_str());
         o.field("decoded", p.decoded.as_str());
     }

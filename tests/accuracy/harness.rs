@@ -1096,4 +1096,42 @@ pub const EXPECTED: &[Expected] = &[
                 && printed_extending(case, url).next().is_some()
         }),
     },
+    Expected {
+        name: "xml-namespace",
+        reason: "an `xmlns` or `xmlns:*` attribute value is an XML \
+                 namespace name (Namespaces in XML 1.0 section 2), an \
+                 identifier that nobody follows, not a link",
+        rule: Rule::Ends(|case, _| {
+            let before = line_before(case);
+            let Some(q) =
+                before.iter().rposition(|&c| c == b'"' || c == b'\'')
+            else {
+                return false;
+            };
+            let head = &before[..q];
+            let head =
+                head.strip_suffix(b"=3D").or_else(|| head.strip_suffix(b"="));
+            head.is_some_and(|h| {
+                let h = h.trim_ascii_end();
+                let name_start = h
+                    .iter()
+                    .rposition(|c| c.is_ascii_whitespace() || *c == b'<')
+                    .map_or(0, |p| p + 1);
+                h[name_start..].to_ascii_lowercase().starts_with(b"xmlns")
+            })
+        }),
+    },
+    Expected {
+        name: "doctype",
+        reason: "the system identifier of a `<!DOCTYPE ...>` names the \
+                 document type definition; it is not rendered and not a \
+                 link (HTML 13.1.1)",
+        rule: Rule::Ends(|case, _| {
+            let before = line_before(case);
+            is_html(case)
+                && before
+                    .windows(9)
+                    .any(|w| w.eq_ignore_ascii_case(b"<!DOCTYPE"))
+        }),
+    },
 ];
