@@ -588,3 +588,48 @@ fn script_url_found() {
         hits_of(&hits, url, "html-attr").iter().map(|h| &h["line"]).collect();
     assert_eq!(lines, [47, 49, 50]);
 }
+
+#[test]
+fn pgp_signature_comment_is_scanned() {
+    // An `application/pgp-signature` part is ASCII armor (RFC 3156 5):
+    // its `Comment:` line is text people read.
+    let (file, hits) = mime_sample("notmuch-lkml-1354585346.000323-pgp.eml");
+    let url = "http://www.datenfreihafen.org/contact.html";
+    let found = hits_of(&hits, url, "text");
+    assert_eq!(found.len(), 1, "{hits:?}");
+    assert_eq!(found[0]["part"], "2");
+    assert_at(&file, found[0], url);
+}
+
+#[test]
+fn base64_trailer_is_scanned() {
+    // SpamAssassin nice/cjk/big5-base64.1: a base64 HTML body, then the
+    // mailing list's footer as plain text after the data.
+    let f = sample("mail/spamassassin-nice-cjk-big5-base64.1.eml");
+    let file = std::fs::read(&f).unwrap();
+    let hits = json(&[f.to_str().unwrap()]);
+    let url = "http://www.softwareliberty.org/mailman/listinfo/slat-talk";
+    let found: Vec<&Value> =
+        hits.iter().filter(|h| h["part"] == "trailer").collect();
+    assert_eq!(found.len(), 1, "{hits:?}");
+    assert_eq!(found[0]["url"], url);
+    assert_eq!(found[0]["decoded"], "none");
+    assert_at(&file, found[0], url);
+}
+
+#[test]
+fn qp_url_keeps_unencoded_equals() {
+    // spam_2 00884, declared quoted-printable: `marketing_id=dcx007` and
+    // `spambytes_id=100115` were written unencoded; `=dc` (lower-case
+    // hex) and `=10` (a control) inside a URL are no encoder's escapes.
+    let (file, hits) = mime_sample("sa-spam2-00884-qp-url.eml");
+    for url in [
+        "http://010@www.dvdcopyxp.com/cgi-bin/enter.cgi?marketing_id=dcx007",
+        "http://011@www.spambites.com/cgi-bin/enter.cgi?spambytes_id=100115",
+    ] {
+        let found = hits_of(&hits, url, "text");
+        assert_eq!(found.len(), 1, "{url}: {hits:?}");
+        assert_eq!(found[0]["decoded"], "quoted-printable");
+        assert_at(&file, found[0], url);
+    }
+}

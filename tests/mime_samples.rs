@@ -110,9 +110,10 @@ fn epilogue_footer_piece_maps_to_raw() {
     assert!(p.warnings.is_empty(), "{:?}", p.warnings);
     let parts: Vec<&str> =
         body_pieces(&p).iter().map(|x| x.part.as_str()).collect();
-    // A blank preamble and the signature part (not text): no piece.
-    assert_eq!(parts, ["1", "epilogue"]);
-    let epi = body_pieces(&p)[1];
+    // A blank preamble gives no piece; the signature part is
+    // ASCII-armored OpenPGP (RFC 3156 5), read as text.
+    assert_eq!(parts, ["1", "2", "epilogue"]);
+    let epi = body_pieces(&p)[2];
     assert_eq!(epi.source, Source::Text);
     assert_eq!(epi.content_type, "text/plain");
     let url = "https://listman.redhat.com/mailman/listinfo/exmh-workers";

@@ -690,6 +690,15 @@ impl<'a> Walker<'a> {
             self.entity(start, end, path, depth + 1, base, false, false);
         } else if top == "text" || top == "message" {
             self.leaf(info, ct, start, end, path, base, top == "message");
+        } else if matches!(
+            ct,
+            "application/pgp-signature"
+                | "application/pgp-keys"
+                | "application/pgp-encrypted"
+        ) {
+            // ASCII-armored OpenPGP (RFC 3156 4-6, RFC 4880 6.2): text,
+            // whose `Comment:` lines are read by people.
+            self.leaf(info, "text/plain", start, end, path, base, true);
         } else if self.opts.attachments {
             self.leaf(info, ct, start, end, path, base, true);
         }
@@ -812,6 +821,9 @@ impl<'a> Walker<'a> {
         let w = where_(path);
         let body = self.raw.get(start..end).unwrap_or(&[]);
         let transfer = info.transfer.as_deref().unwrap_or("");
+        // Text appended after a base64 part's data, as mailing list
+        // managers append their footer to a one-part message.
+        let mut trailer = None;
         let (bytes, map, decoded) = match transfer {
             "quoted-printable" => {
                 let (bytes, map, clean) = decode_qp(body, start);
@@ -823,7 +835,9 @@ impl<'a> Walker<'a> {
                 (bytes, map, Decoded::QuotedPrintable)
             }
             "base64" => {
-                let (bytes, clean) = decode_base64(body);
+                let data = base64_extent(body);
+                trailer = (data < body.len()).then_some(start + data);
+                let (bytes, clean) = decode_base64(&body[..data]);
                 if !clean {
                     self.warn(format!(
                         "{w}: invalid base64 (decoded what could be)"
@@ -923,6 +937,9 @@ impl<'a> Walker<'a> {
             base: base.map(str::to_string),
             content_type: ct.to_string(),
         });
+        if let Some(from) = trailer {
+            self.outside_parts(from, end, path, "trailer", base);
+        }
     }
 }
 
@@ -1495,13 +1512,19 @@ fn decode_qp(body: &[u8], base: usize) -> (Vec<u8>, OffsetMap, bool) {
     let mut out = Vec::with_capacity(body.len());
     let mut b = MapBuilder::default();
     let mut clean = true;
+    // Whether the output ends inside a `scheme://` run (no whitespace
+    // since its `://`).
+    let mut in_url = false;
     let mut i = 0;
     while i < body.len() {
         let rest = body.get(i..).unwrap_or(&[]);
         let run = memchr::memchr(b'=', rest).unwrap_or(rest.len());
         if run > 0 {
             b.push(out.len(), base + i, true);
-            out.extend_from_slice(rest.get(..run).unwrap_or(&[]));
+            let text = rest.get(..run).unwrap_or(&[]);
+            let from = out.len().saturating_sub(2);
+            out.extend_from_slice(text);
+            in_url = url_run_continues(&out[from..], in_url);
             i += run;
             continue;
         }
@@ -1521,9 +1544,12 @@ fn decode_qp(body: &[u8], base: usize) -> (Vec<u8>, OffsetMap, bool) {
             }
             _ => {}
         }
-        if let Some(v) = hex_pair(body.get(i + 1), body.get(i + 2)) {
+        let escape = hex_pair(body.get(i + 1), body.get(i + 2))
+            .filter(|&v| !in_url || url_escape(&body[i + 1..i + 3], v));
+        if let Some(v) = escape {
             b.push(out.len(), base + i, false);
             out.push(v);
+            in_url = url_run_continues(&[v], in_url);
             i += 3;
         } else {
             clean = false;
@@ -1533,6 +1559,16 @@ fn decode_qp(body: &[u8], base: usize) -> (Vec<u8>, OffsetMap, bool) {
         }
     }
     (out, b.finish(base), clean)
+}
+
+/// Whether the escape `=` `hex` (value `v`) inside a URL was written by
+/// a quoted-printable encoder: upper-case hex (RFC 2045 6.7 (1): "must
+/// be used") and a byte that is text, not a control. Otherwise it is a
+/// `=` of the URL that its writer left unencoded (`?id=dcx007`,
+/// `?spam_id=100115`) and stays as written.
+fn url_escape(hex: &[u8], v: u8) -> bool {
+    !hex.iter().any(u8::is_ascii_lowercase)
+        && (v >= 0x20 && v != 0x7F || matches!(v, b'\t' | b'\r' | b'\n'))
 }
 
 fn b64_value(c: u8) -> Option<u32> {
@@ -1548,6 +1584,36 @@ fn b64_value(c: u8) -> Option<u32> {
 
 /// Decodes base64, skipping whitespace and (with a `false` result)
 /// other characters, up to the first `=`.
+/// The length of the base64 data at the start of a part's body: up to
+/// the first line, after the data began, that holds a character outside
+/// the base64 alphabet (RFC 2045 6.8: encoded lines hold only it, `=`
+/// and line ends), or the line after one with `=` padding. What follows
+/// is text appended to the part, not data.
+fn base64_extent(body: &[u8]) -> usize {
+    let mut started = false;
+    let mut pos = 0;
+    for line in body.split_inclusive(|&b| b == b'\n') {
+        let text = line.trim_ascii_end();
+        if text.is_empty() {
+            pos += line.len();
+            continue;
+        }
+        let data = text.iter().all(|&c| b64_value(c).is_some() || c == b'=');
+        if !data && started {
+            return pos;
+        }
+        started |= data;
+        pos += line.len();
+        if data && text.contains(&b'=') {
+            // The padding ends the data; text may follow.
+            let rest = &body[pos..];
+            let next = rest.iter().position(|b| !b.is_ascii_whitespace());
+            return next.map_or(body.len(), |n| pos + n);
+        }
+    }
+    body.len()
+}
+
 fn decode_base64(input: &[u8]) -> (Vec<u8>, bool) {
     let mut out = Vec::with_capacity(input.len() / 4 * 3 + 3);
     let mut acc = 0u32;
