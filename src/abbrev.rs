@@ -131,7 +131,8 @@
 //!     a URL's host: `src/main.rs`, `\\host.example.com\share`), by `:`
 //!     other than the `URL:` prefix, by `%` (percent-encoded text, as
 //!     in `%28example.com`), or by invalid UTF-8; nor on a line of
-//!     uuencoded data (as urlx's `delimit` rule 1). CJK characters
+//!     uuencoded data (as urlx's `delimit` rule 1). Symbols without
+//!     Link_Email at its start are text (`©example.net`). CJK characters
 //!     directly followed by an ASCII letter or digit in its first label
 //!     are the text it is glued to (`请访问example.com`, as in rule 6).
 //! 12. It must be a host name ending in an ICANN public suffix (rule 4),
@@ -153,7 +154,8 @@
 //!     (`setup.py`); and a name directly followed by `(`, a call in
 //!     code (`logging.info('x')`). UTS #58 links them all.
 //! 13. An optional `:port` follows (1 to 5 digits, at most 65535, not
-//!     followed by a letter or digit); then `/`, `?` or `#` starts a
+//!     followed by a letter or digit; otherwise the link ends with the
+//!     host: `example.com:http`); then `/`, `?` or `#` starts a
 //!     path, query or fragment, which ends as UTS #58 ends them: a
 //!     Link_Term Hard character ends the link, a Soft one (`. , : ; ! ?
 //!     ' "` and their non-ASCII kin) belongs to it only when an Include
@@ -182,7 +184,7 @@
 //! start is judged on its own, from at most [`LOOKBACK`] bytes before it
 //! and `max_len` + [`LOOKAHEAD_SLACK`] bytes after `to`, so the output is
 //! the same however a text is cut into windows, as with urlx's chunks.
-//! Each trigger (`.`, `@`, a full stop) is judged from at most 256 bytes
+//! Each trigger (a full stop or `@`) is judged from at most 256 bytes
 //! before it, which is what urlx gives every trigger.
 //!
 //! Delimiting uses the helpers of urlx's `delimit` module (the byte tables,
@@ -795,6 +797,15 @@ pub(crate) fn domain_at(
             Some(':') if !label_before(hay, s - 1, &[b"url"]) => return None,
             Some(_) => {}
         }
+    }
+    // A label starts with a letter or digit: symbols before it
+    // (`©example.net`, `•example.com`) are text.
+    while s < t
+        && let Some((_, len)) = char_at_any(hay, s).filter(|&(c, _)| {
+            !c.is_ascii() && !is_full_stop(c) && !link_email(c)
+        })
+    {
+        s += len;
     }
     let first_stop = (s..t).find(|&i| full_stop_at(hay, i).is_some());
     s = after_cjk(hay, s, first_stop.unwrap_or(t));
@@ -1472,7 +1483,7 @@ mod tests {
         marked("node.js 1,420.00.zip foo.bar.baz 3.14 e.g. i.e. v1.2.3");
         marked("请访问⸠example.com⸡。 网址：⸠example.cn⸡是官网");
         marked("see ⸠example.com⸡-- or ⸠example.org⸡--the rest");
-        marked("site—⸠example.com⸡—here");
+        marked("site—⸠example.com⸡—here ©⸠example.net⸡ •⸠example.com⸡™");
         marked("⸠_dmarc.example.com⸡ ⸠a-b.example.com⸡ -x.example.com");
         marked("a..b.com .example.com example..com");
     }
