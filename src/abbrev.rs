@@ -1,6 +1,8 @@
-//! Owns abbreviated URIs (`www.example.com/path`, `ftp.example.org`) and
-//! bare e-mail addresses (`joe@example.com`) in text: where they start
-//! and end, and the absolute URI each stands for.
+//! Owns the forms of URIs written without their scheme: abbreviated URIs
+//! (`www.example.com/path`, `ftp.example.org`), bare domain names
+//! (`example.com/path`) and bare e-mail addresses (`joe@example.com`):
+//! where they start and end in text, and the absolute URI each stands
+//! for.
 //!
 //! Appendix F of draft-fielding-uri-rfc2396bis-00 ("Abbreviated URIs")
 //! describes references "consisting of only the authority and path
@@ -8,7 +10,20 @@
 //! completed by "context-based heuristics" ("most hostnames beginning
 //! with "www" are likely to have a URI prefix of "http://""); it names no
 //! standard set of heuristics. draft-fielding-url-syntax-05 has no such
-//! section. The heuristics used here are the rules below.
+//! section. UTS #58 (Unicode Link Detection and Formatting: URLs and
+//! Email Addresses, 17.0) does specify the detection of links "where
+//! those Schemes are missing but implied": a domain name ending in a
+//! top-level domain, with its path, query and fragment ended by the
+//! properties Link_Term and Link_Bracket, and e-mail addresses whose
+//! local part is made of characters with the property Link_Email. The
+//! rules below are urlx's; rules 6 to 14 follow UTS #58 where it speaks,
+//! and say so where they part from it. Its conformance test,
+//! LinkDetectionTest.txt, runs in `tests/uts58_detection.rs`, which
+//! lists and argues each line urlx treats otherwise.
+//!
+//! Every form is printed as written (the text of the hit), and
+//! completed to an absolute URI ([`Abbrev::url`], urlx's
+//! `Hit::resolved`): `http://`, `ftp://` or `mailto:` and the text.
 //!
 //! # Abbreviated URIs (`Opts::www`)
 //!
@@ -40,40 +55,128 @@
 //!
 //! # E-mail addresses (`Opts::emails`)
 //!
-//! 6. `local@domain` with the local part an RFC 5322 section 3.4.1
-//!    `dot-atom-text`: `atext` (section 3.2.3) and dots, not starting or
-//!    ending with a dot, no `..`, at most 64 bytes (RFC 5321 section
-//!    4.5.3.1.1). `/` and `?` (legal `atext`) are taken as the end of a
-//!    URL path or query before the local part instead. The local part
-//!    starts at the word start: a `key=` of ASCII letters at its start
-//!    or after a `&` ends the part before it (an attribute or parameter
-//!    name: `title=joe@a.com`, `a=1&to=joe@a.com`; VERP and SRS local
-//!    parts such as `list-bounces+x=a.com` or `SRS0=h=t=a.com=joe` are
-//!    kept), then leading bytes that are neither letters, digits nor `_`
-//!    are dropped (`'joe@a.com'`).
-//! 7. Not an address when what precedes the local part is `:` (as in
-//!    `mailto:` or a URL's `scheme://user@host`), `/`, `?` or `@`, a
-//!    non-ASCII letter or digit other than CJK (`müller@`, read as
-//!    `ller@` otherwise; RFC 6531 addresses are not recognized), or
-//!    invalid UTF-8. Nor is it one in a message identifier, which looks
-//!    like an address (RFC 5322 section 3.6.4): on a `Message-ID:`,
-//!    `In-Reply-To:`, `References:`, `Content-ID:` or
-//!    `Resent-Message-ID:` header line, or on a line starting with `<`
-//!    that continues one (a folded header, RFC 5322 section 2.2.3), or
-//!    in Usenet's attribution `In article <id>`, or after `id <` (an
-//!    SMTP identifier in a Received field); quote marks (`>`, `|`)
-//!    and blanks at the start of a line are skipped. Only lines starting
-//!    less than 180 bytes before the local part are looked at.
-//! 8. The domain is the run of letters, digits, `-`, `_`, `.` and
-//!    non-ASCII characters after `@`, trailing dots dropped; it must end
-//!    in an ICANN public suffix, so `a@b`, `user@localhost`, `x@y.z` give
-//!    nothing. A domain followed by `@`, by `/`, or by `:` and a letter,
-//!    digit or `/` (`git@github.com:org/repo`, `user@host:22`) is not an
-//!    address.
+//! 6. `local@domain`, the local part being the run of characters with
+//!    the UTS #58 property Link_Email before the `@`: the `atext` of RFC
+//!    5322 section 3.2.3, `.`, and the letters, marks and digits of every
+//!    script (RFC 6531 section 3.3 extends `atext` to UTF-8), so
+//!    `αβγ.δεζ@example.com` and `müller@example.de` are addresses. `/`
+//!    and `?` (Link_Email, and legal `atext`) are taken as the end of a
+//!    URL path or query before the local part instead. At most 64 bytes
+//!    (RFC 5321 section 4.5.3.1.1; RFC 6531 section 3.3 keeps the limit
+//!    in octets). The local part starts at the word start: a `key=` of
+//!    ASCII letters at its start or after a `&` ends the part before it
+//!    (an attribute or parameter name: `title=joe@a.com`,
+//!    `a=1&to=joe@a.com`; VERP and SRS local parts such as
+//!    `list-bounces+x=a.com` or `SRS0=h=t=a.com=joe` are kept); CJK
+//!    characters directly followed by an ASCII letter or digit are the
+//!    text that the address is glued to (`联系joe@a.cn` gives
+//!    `joe@a.cn`, as Chinese and Japanese write no space there, while
+//!    `アルベルト.アルベルト@a.com` is one local part); then leading ASCII
+//!    punctuation other than `.` is dropped (`'joe@a.com'`). What is
+//!    left must be an RFC 5322 section 3.4.1 `dot-atom-text`, as UTS #58
+//!    also requires: not empty, not starting or ending with a dot, no
+//!    `..` (`.john@a.com`, `john.@a.com`, `john..smith@a.com` are no
+//!    addresses, and their domain is no bare domain either, rule 11).
+//! 7. Not an address when what precedes the local part is `/`, `?` or
+//!    `@`, or invalid UTF-8 (text in a legacy charset, where `müller@`
+//!    would be read as `ller@`), or `:` (as in `mailto:` or
+//!    `sip:joe@a.com`, URLs that urlx reports as such, or an ident
+//!    `IDENT:root@host` in a Received field) unless the word before the
+//!    colon labels an address: `URL` (the Appendix E prefix:
+//!    `<url:joe@a.com>`), the address fields of RFC 5322 section 3.6
+//!    (`From`, `Sender`, `Reply-To`, `To`, `Cc`, `Bcc`), or `Email`,
+//!    `E-mail`, `Mail`, `Contact` and `SMTP` (the address type of
+//!    Exchange proxy addresses), in any case. Nor is it one in a
+//!    message identifier, which looks like an address (RFC 5322 section
+//!    3.6.4): on a `Message-ID:`, `In-Reply-To:`, `References:`,
+//!    `Content-ID:` or `Resent-Message-ID:` header line, or on a line
+//!    starting with `<` that continues one (a folded header, RFC 5322
+//!    section 2.2.3), or in Usenet's attribution `In article <id>`, or
+//!    after `id <` (an SMTP identifier in a Received field); quote marks
+//!    (`>`, `|`) and blanks at the start of a line are skipped. Only
+//!    lines starting less than 180 bytes before the local part are
+//!    looked at.
+//! 8. The domain is read as a bare domain's host (rule 12) starting
+//!    right after the `@`: a host name ending in an ICANN public suffix,
+//!    so `a@b`, `user@localhost`, `x@y.z` and `joe@-x.a.com` (a label
+//!    starting with `-`, RFC 1123 section 2.1) give nothing, while
+//!    `joe@a.com-` and `joe@a.com--the team` give `joe@a.com`. The
+//!    address ends with its domain (UTS #58): `joe@a.com/path` gives
+//!    `joe@a.com`. A domain followed by `@`, or by `:` and a letter,
+//!    digit or `/`, is not an address: `git@github.com:org/repo`,
+//!    `user@host:22` and `anonymous@cvs.example.org:/cvsroot` are SSH,
+//!    scp, git and CVS locations (a user at a host, RFC 3986 section
+//!    3.2.1 without the scheme), which mail and logs hold far more often
+//!    than an address followed by a port and path. UTS #58 links the
+//!    address there (LinkDetectionTest.txt:
+//!    `john.doe@example.com:1234/forum/...`); urlx keeps the rule.
 //! 9. The URI is `mailto:` and the address (RFC 6068 section 2), which
 //!    percent-encodes what cannot appear in a URI, `%`, and the
 //!    gen-delims but `@` and `:`; of those only `%`, `#`, `^`, `` ` ``,
-//!    `{`, `|` and `}` can occur in a local part read by rule 6.
+//!    `{`, `|` and `}` can occur in a local part read by rule 6. Other
+//!    characters stay as written (an IRI, RFC 3987; urlx's `--ascii`
+//!    gives the URI form).
+//!
+//! # Bare domain names (`Opts::domains`)
+//!
+//! 10. The trigger is a full stop between two host characters (rule 11):
+//!     `.`, or U+3002 IDEOGRAPHIC FULL STOP, U+FF0E FULLWIDTH FULL STOP
+//!     or U+FF61 HALFWIDTH IDEOGRAPHIC FULL STOP, which UTS 46 maps to
+//!     `.` and UTS #58 reads as one (`普遍适用测试。我爱你`).
+//! 11. The host is the run of host characters around it: ASCII letters,
+//!     digits, `-`, `_`, full stops, and non-ASCII characters of
+//!     Link_Term Include. It is no domain when preceded by `@` (an
+//!     address's domain, rule 8, or nothing when the address is none:
+//!     `@example.com`, `.john@example.com`), by `/` or `\` (a path or
+//!     a URL's host: `src/main.rs`, `\\host.example.com\share`), by `:`
+//!     other than the `URL:` prefix, by `%` (percent-encoded text, as
+//!     in `%28example.com`), or by invalid UTF-8; nor on a line of
+//!     uuencoded data (as urlx's `delimit` rule 1). Symbols without
+//!     Link_Email at its start are text (`©example.net`). CJK characters
+//!     directly followed by an ASCII letter or digit in its first label
+//!     are the text it is glued to (`请访问example.com`, as in rule 6).
+//! 12. It must be a host name ending in an ICANN public suffix (rule 4),
+//!     with no empty label and no label starting or ending with `-`
+//!     (RFC 1123 section 2.1, RFC 1034 section 3.5; UTS #58 checks the
+//!     same). Trailing full stops and hyphens are not part of it (`see
+//!     example.com.`, a dash after `example.com-`). When the run is no
+//!     such host, it is tried up to a `--` (a dash written with two
+//!     hyphens: `example.com--the team`; `--` in the third and fourth
+//!     position of a label, as in `xn--`, is kept), and then between the
+//!     non-ASCII characters without Link_Email around the trigger
+//!     (dashes, bullets, symbols: `site—example.com—here`). Names that
+//!     text holds more often than domain names are left out (the list
+//!     and the reasons are at `like_a_host`): a decimal number first
+//!     (`1,420.00.zip`), `_` inside a label (`usrp_hwd.py`), a name in
+//!     reverse order (`com.android.phone`), a top-level label in title
+//!     case (`them.My`, `R.Hughes`), a newsgroup (`sci.space`), and two
+//!     labels ending in a file-name extension such as `py` or `zip`
+//!     (`setup.py`); and a name directly followed by `(`, a call in
+//!     code (`logging.info('x')`). UTS #58 links them all.
+//! 13. An optional `:port` follows (1 to 5 digits, at most 65535, not
+//!     followed by a letter or digit; otherwise the link ends with the
+//!     host: `example.com:http`); then `/`, `?` or `#` starts a
+//!     path, query or fragment, which ends as UTS #58 ends them: a
+//!     Link_Term Hard character ends the link, a Soft one (`. , : ; ! ?
+//!     ' "` and their non-ASCII kin) belongs to it only when an Include
+//!     character follows, an Open bracket is pushed on a stack and a
+//!     Close one must pair with the top of the stack (Link_Bracket) or
+//!     the link ends before it. The stack is emptied at each `/` of the
+//!     path, at each `=` and `&` of the query, and at each `:~:` (a
+//!     fragment directive) of the fragment, so brackets pair only within
+//!     a segment (`example.com/αβ(γ/δ)` ends before the `)`); `?` starts
+//!     the query and `#` the fragment. At most 16 brackets are open at
+//!     once. As urlx ends every URL in bare text (`delimit` rule 5),
+//!     `<`, `>`, `\` and `` ` `` also end it (RFC 3986 Appendix C: the
+//!     delimiters of URIs in text), and `"` is part of it only before a
+//!     letter or digit (`"example.com/x","next"` in JSON or CSV).
+//! 14. A host followed by local-part characters (rule 6) up to an `@`
+//!     is the start of an address, not a domain (`foo.bar+tag@a.com`,
+//!     `www.a.com@b.org`). The URI is `http://` and the text
+//!     ([`Kind::Domain`]; UTS #58 completes such links with http or
+//!     https); with `Opts::www` too, a host starting with `www.` or
+//!     `ftp.` is [`Kind::Www`] or [`Kind::Ftp`] as in rule 1, with the
+//!     end of rules 12 and 13.
 //!
 //! # Chunking
 //!
@@ -81,14 +184,18 @@
 //! start is judged on its own, from at most [`LOOKBACK`] bytes before it
 //! and `max_len` + [`LOOKAHEAD_SLACK`] bytes after `to`, so the output is
 //! the same however a text is cut into windows, as with urlx's chunks.
+//! Each trigger (a full stop or `@`) is judged from at most 256 bytes
+//! before it, which is what urlx gives every trigger.
 //!
 //! Delimiting uses the helpers of urlx's `delimit` module (the byte tables,
 //! trailing punctuation, Unicode stop characters), so that abbreviated
 //! URIs end where urlx ends a URL.
 
 use crate::data::psl::has_public_suffix;
+use crate::data::uts58::{LinkTerm, link_bracket, link_email, link_term};
 use crate::delimit::{
-    Brackets, Open, Step, char_before, domain_end, plain_run, trim_trailing,
+    Brackets, Open, Step, char_at, char_before, is_unicode_stop, plain_run,
+    trim_trailing,
 };
 
 /// Bytes before `from` that [`scan`] may read.
@@ -105,19 +212,43 @@ const MAX_LOCAL: usize = 64;
 /// look-behind urlx gives every trigger, `@` included.)
 const HEADER_LOOKBACK: usize = 180;
 
+/// How far back from its trigger a bare domain's host may start (rule
+/// 11): its first label, at most 63 octets in its ASCII form, always
+/// fits; with the `URL:` prefix and the character before it, what is
+/// read stays within the 256 bytes urlx gives every trigger.
+const HOST_BACK: usize = 200;
+
+/// Most brackets open at once in a bare domain's path, query or
+/// fragment (rule 13); one more ends it.
+const MAX_NESTING: usize = 16;
+
 /// What [`scan`] looks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Opts {
-    /// Abbreviated URIs starting with `www.` or `ftp.`.
+    /// Abbreviated URIs starting with `www.` or `ftp.` (rules 1 to 5).
     pub www: bool,
-    /// Bare e-mail addresses.
+    /// Bare e-mail addresses (rules 6 to 9).
     pub emails: bool,
+    /// Bare domain names, as UTS #58 detects them (rules 10 to 14).
+    pub domains: bool,
+}
+
+impl Opts {
+    /// Nothing: the default of urlx, which finds URLs by their scheme.
+    pub const NONE: Opts = Opts { www: false, emails: false, domains: false };
+
+    /// Whether any form is looked for.
+    pub fn any(self) -> bool {
+        self.www || self.emails || self.domains
+    }
 }
 
 impl Default for Opts {
-    /// Both kinds.
+    /// Abbreviated URIs and e-mail addresses; bare domain names, the
+    /// form most often met in text that is no link (file names, code),
+    /// are asked for on their own.
     fn default() -> Self {
-        Opts { www: true, emails: true }
+        Opts { www: true, emails: true, domains: false }
     }
 }
 
@@ -130,9 +261,12 @@ pub enum Kind {
     Ftp,
     /// An e-mail address: completed with `mailto:`.
     Email,
+    /// Any other domain name (rules 10 to 14): completed with `http://`.
+    Domain,
 }
 
-/// An abbreviated URI or e-mail address found by [`scan`].
+/// An abbreviated URI, bare domain name or e-mail address found by
+/// [`scan`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Abbrev {
     /// Offset of its first byte in the buffer searched.
@@ -146,13 +280,16 @@ pub struct Abbrev {
     pub kind: Kind,
 }
 
-/// Report, in order of `start`, every abbreviated URI and e-mail address
-/// whose first byte lies in `hay[from..to]`.
+/// Report, in order of `start`, every abbreviated URI, bare domain name
+/// and e-mail address whose first byte lies in `hay[from..to]`.
 ///
 /// `hay` should hold [`LOOKBACK`] bytes before `from` (or the start of
 /// the text) and `max_len` + [`LOOKAHEAD_SLACK`] bytes after `to` (or
 /// the end of the text); then the result does not depend on where the
 /// text was cut. Items longer than `max_len` bytes are not reported.
+/// Each trigger is judged on its own: an item inside another (an
+/// address in a URL's path) is reported too, as is one that overlaps
+/// another; urlx's scanner skips the triggers inside an item it took.
 pub fn scan(
     hay: &[u8],
     from: usize,
@@ -169,7 +306,21 @@ pub fn scan(
         return;
     }
     let mut found = Vec::new();
-    if opts.www {
+    if opts.domains {
+        // Rule 10: the trigger is a full stop, at most `HOST_BACK` bytes
+        // after the start of the host (plus the stop's own bytes).
+        let end = to.saturating_add(HOST_BACK + 3).min(hay.len());
+        let area = hay.get(from..end).unwrap_or_default();
+        let ascii = memchr::memchr_iter(b'.', area);
+        let wide = memchr::memchr2_iter(0xE3, 0xEF, area);
+        for off in ascii.chain(wide) {
+            if let Some(a) = domain_at(hay, from + off, max_len, opts.www)
+                && (from..to).contains(&a.start)
+            {
+                found.push(a);
+            }
+        }
+    } else if opts.www {
         // Rule 1 (2396bis Appendix F): the trigger is the dot of `www.`
         // or `ftp.`.
         let end = to.saturating_add(3).min(hay.len());
@@ -178,10 +329,10 @@ pub fn scan(
             let Some(s) = (from + off).checked_sub(3) else {
                 continue;
             };
-            if (from..to).contains(&s) {
-                if let Some(a) = abbreviated_at(hay, s, max_len) {
-                    found.push(a);
-                }
+            if (from..to).contains(&s)
+                && let Some(a) = abbreviated_at(hay, s, max_len)
+            {
+                found.push(a);
             }
         }
     }
@@ -191,15 +342,51 @@ pub fn scan(
         let end = to.saturating_add(MAX_LOCAL + 1).min(hay.len());
         let area = hay.get(from..end).unwrap_or_default();
         for off in memchr::memchr_iter(b'@', area) {
-            if let Some(a) = email_at(hay, from + off, max_len) {
-                if (from..to).contains(&a.start) {
-                    found.push(a);
-                }
+            if let Some(a) = email_at(hay, from + off, max_len)
+                && (from..to).contains(&a.start)
+            {
+                found.push(a);
             }
         }
     }
-    found.sort_by_key(|a| a.start);
+    // The full stops of one host all give the same item.
+    found.sort_by_key(|a| (a.start, a.end));
+    found.dedup();
     found.into_iter().for_each(&mut f);
+}
+
+/// The abbreviated URI, domain or address that is all of `hay[s..e]`,
+/// if any: the text of `<URL:...>` (Appendix E), which urlx reads as a
+/// relative reference otherwise.
+pub(crate) fn whole(
+    hay: &[u8],
+    s: usize,
+    e: usize,
+    max_len: usize,
+    opts: Opts,
+) -> Option<Abbrev> {
+    let text = hay.get(s..e)?;
+    let all = |a: &Abbrev| a.start == s && a.end == e;
+    if opts.emails
+        && let Some(at) = memchr::memchr(b'@', text)
+        && let Some(a) = email_at(hay, s + at, max_len).filter(all)
+    {
+        return Some(a);
+    }
+    if opts.domains {
+        let mut i = s;
+        while i < e {
+            if full_stop_at(hay, i).is_some() {
+                return domain_at(hay, i, max_len, opts.www).filter(all);
+            }
+            i += 1;
+        }
+        return None;
+    }
+    if opts.www {
+        return abbreviated_at(hay, s, max_len).filter(all);
+    }
+    None
 }
 
 /// Rules 1 to 5: the abbreviated URI (2396bis Appendix F: authority and
@@ -267,16 +454,7 @@ fn word_start(hay: &[u8], s: usize) -> bool {
         return true;
     };
     match prev {
-        b':' => {
-            // The Appendix E prefix `URL:` (not inside a word).
-            let Some(p) = s.checked_sub(4) else {
-                return false;
-            };
-            let prefix =
-                hay.get(p..s).is_some_and(|w| w.eq_ignore_ascii_case(b"URL:"));
-            let before = p.checked_sub(1).and_then(|q| hay.get(q));
-            prefix && !before.is_some_and(u8::is_ascii_alphanumeric)
-        }
+        b':' => label_before(hay, s - 1, &[b"url"]),
         b'.' | b'-' | b'_' | b'/' | b'\\' | b'@' => false,
         b => !b.is_ascii_alphanumeric(),
     }
@@ -323,55 +501,58 @@ pub(crate) fn email_at(
     at: usize,
     max_len: usize,
 ) -> Option<Abbrev> {
-    // Rule 6: the local part, an RFC 5322 section 3.4.1 dot-atom-text
-    // of at most 64 bytes (RFC 5321 section 4.5.3.1.1); one byte more
-    // than the longest is looked at.
-    let floor = at.saturating_sub(MAX_LOCAL + 1);
+    // Rule 6: the local part, characters of Link_Email (UTS #58) but `/`
+    // and `?`, at most 64 bytes (RFC 5321 section 4.5.3.1.1); one
+    // character more than the longest is looked at.
     let mut run = at;
-    while run > floor && hay.get(run - 1).is_some_and(|&b| is_local_byte(b)) {
-        run -= 1;
-    }
-    if at - run > MAX_LOCAL {
-        return None;
+    while let Some(c) = char_before(hay, run).filter(|&c| is_local_char(c)) {
+        run -= c.len_utf8();
+        if at - run > MAX_LOCAL {
+            return None;
+        }
     }
     // Rule 7: what precedes it (a URL's `userinfo@`, RFC 3986 section
     // 3.2.1, or `mailto:`, RFC 6068).
-    if let Some(&prev) = run.checked_sub(1).and_then(|p| hay.get(p)) {
-        if matches!(prev, b':' | b'/' | b'?' | b'@') {
-            return None;
-        }
-        if prev >= 0x80
-            && char_before(hay, run)
-                .is_none_or(|c| c.is_alphanumeric() && !is_cjk(c))
-        {
-            return None;
+    if run > 0 {
+        match char_before(hay, run) {
+            None => return None,
+            Some(':') if !label_before(hay, run - 1, ADDRESS_LABELS) => {
+                return None;
+            }
+            Some('/' | '?' | '@') => return None,
+            Some(_) => {}
         }
     }
     let mut s = after_key(hay, run, at);
+    s = after_cjk(hay, s, at);
     while s < at
-        && !hay.get(s).is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+        && hay.get(s).is_some_and(|&b| {
+            b.is_ascii_punctuation() && !matches!(b, b'.' | b'_')
+        })
     {
         s += 1;
     }
-    let local = hay.get(s..at)?;
+    let local = std::str::from_utf8(hay.get(s..at)?).ok()?;
+    // RFC 5322 section 3.4.1 `dot-atom-text` (and UTS #58).
     if local.is_empty()
-        || local.ends_with(b".")
-        || local.windows(2).any(|w| w == b"..")
+        || local.starts_with('.')
+        || local.ends_with('.')
+        || local.contains("..")
     {
         return None;
     }
     if on_id_header_line(hay, s) || after_smtp_id(hay, s) {
         return None;
     }
-    // Rule 8: the domain (RFC 5322 section 3.4.1), ending in an ICANN
-    // public suffix.
+    // Rule 8: the domain (RFC 5322 section 3.4.1), a host name ending in
+    // an ICANN public suffix, read as in rule 12.
     let limit = hay.len().min(s.saturating_add(max_len.saturating_add(1)));
-    let d = domain_end(hay, at + 1, limit, false);
+    let d = host_run_end(hay, at + 1, limit);
     if d - s > max_len {
         return None;
     }
     match hay.get(d) {
-        Some(b'@' | b'/') => return None,
+        Some(b'@') => return None,
         Some(b':') => {
             let next = hay.get(d + 1);
             if next.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'/') {
@@ -380,29 +561,80 @@ pub(crate) fn email_at(
         }
         _ => {}
     }
-    let mut end = d;
-    while end > at + 1 && hay.get(end - 1) == Some(&b'.') {
-        end -= 1;
+    let (hs, end) = settle(hay, at + 1, d, at + 1)?;
+    if hs != at + 1 {
+        return None;
     }
-    let domain = std::str::from_utf8(hay.get(at + 1..end)?).ok()?;
-    let domain_len = accepted_host(domain)?;
-    let domain = domain.get(..domain_len)?;
-    let end = at + 1 + domain_len;
+    let domain = std::str::from_utf8(hay.get(hs..end)?).ok()?;
     // Rule 9: the `mailto:` URI (RFC 6068 section 2), percent-encoding
     // what RFC 3986 section 2 does not allow in a URI, `%` and `#`
     // (`/ ? [ ]`, the other gen-delims to encode, cannot occur).
     let mut url = String::with_capacity(8 + end - s);
     url.push_str("mailto:");
-    for &b in local {
-        if matches!(b, b'%' | b'#' | b'^' | b'`' | b'{' | b'|' | b'}') {
-            url.push_str(&format!("%{b:02X}"));
+    for c in local.chars() {
+        if matches!(c, '%' | '#' | '^' | '`' | '{' | '|' | '}') {
+            url.push_str(&format!("%{:02X}", c as u32));
         } else {
-            url.push(char::from(b));
+            url.push(c);
         }
     }
     url.push('@');
     url.push_str(domain);
     Some(Abbrev { start: s, end, url, kind: Kind::Email })
+}
+
+/// Rule 7: the words that, followed by `:`, label an address (the
+/// Appendix E prefix `URL`, the address fields of RFC 5322 section 3.6,
+/// and contact labels), in lower case.
+const ADDRESS_LABELS: &[&[u8]] = &[
+    b"url",
+    b"from",
+    b"sender",
+    b"reply-to",
+    b"to",
+    b"cc",
+    b"bcc",
+    b"email",
+    b"e-mail",
+    b"mail",
+    b"contact",
+    b"smtp",
+];
+
+/// Rules 2, 7 and 11: whether the `:` at `colon` ends one of `labels`
+/// (lower case; compared in any case) that starts a word: no ASCII
+/// letter or digit before it.
+fn label_before(hay: &[u8], colon: usize, labels: &[&[u8]]) -> bool {
+    labels.iter().any(|label| {
+        let Some(p) = colon.checked_sub(label.len()) else {
+            return false;
+        };
+        let word = hay.get(p..colon).unwrap_or_default();
+        let before = p.checked_sub(1).and_then(|q| hay.get(q));
+        word.eq_ignore_ascii_case(label)
+            && !before.is_some_and(u8::is_ascii_alphanumeric)
+    })
+}
+
+/// Rules 6 and 11: where a local part or host label in `hay[s..end]`
+/// starts after the CJK text it is glued to: after the last CJK
+/// character directly followed by an ASCII letter or digit (CJK writing
+/// puts no space before a Latin word), or at `s`.
+fn after_cjk(hay: &[u8], s: usize, end: usize) -> usize {
+    let mut start = s;
+    let mut i = s;
+    let mut cjk_before = false;
+    while i < end {
+        let Some((c, len)) = char_at_any(hay, i) else {
+            break;
+        };
+        if cjk_before && c.is_ascii_alphanumeric() {
+            start = i;
+        }
+        cjk_before = is_cjk(c) && !is_full_stop(c);
+        i += len;
+    }
+    start
 }
 
 /// Rule 6: where the local part in `hay[run..at]` starts after its last
@@ -450,29 +682,11 @@ fn after_smtp_id(hay: &[u8], s: usize) -> bool {
     before.eq_ignore_ascii_case(b"id <")
 }
 
-/// Rule 6: RFC 5322 section 3.2.3 `atext` without `/` and `?`, and `.`.
-fn is_local_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric()
-        || matches!(
-            b,
-            b'!' | b'#'
-                | b'$'
-                | b'%'
-                | b'&'
-                | b'\''
-                | b'*'
-                | b'+'
-                | b'-'
-                | b'='
-                | b'^'
-                | b'_'
-                | b'`'
-                | b'{'
-                | b'|'
-                | b'}'
-                | b'~'
-                | b'.'
-        )
+/// Rule 6: a character of a local part: Link_Email (UTS #58: the ASCII
+/// `atext` of RFC 5322 section 3.2.3, `.`, and the letters, marks and
+/// digits of every script) but `/` and `?`.
+fn is_local_char(c: char) -> bool {
+    link_email(c) && !matches!(c, '/' | '?')
 }
 
 /// Rule 7: whether the local part starting at `s` is that of a message
@@ -545,6 +759,419 @@ fn bare(hay: &[u8], s: usize, max_len: usize, open: Open) -> Option<usize> {
         return None;
     }
     Some(trim_trailing(hay, s, i))
+}
+
+/// Rules 10 to 14: the bare domain name (with its port, path, query and
+/// fragment) whose host holds the full stop at `t`, if any. With `www`,
+/// a host starting with `www.` or `ftp.` is [`Kind::Www`] or
+/// [`Kind::Ftp`] (rule 14).
+pub(crate) fn domain_at(
+    hay: &[u8],
+    t: usize,
+    max_len: usize,
+    www: bool,
+) -> Option<Abbrev> {
+    // Rule 10: a full stop between two characters that may end and
+    // start a label.
+    let stop = full_stop_at(hay, t)?;
+    let edge = |c: char| host_char(c) && !is_full_stop(c) && c != '-';
+    if !char_before(hay, t).is_some_and(edge)
+        || !char_at_any(hay, t + stop).is_some_and(|(c, _)| edge(c))
+    {
+        return None;
+    }
+    // Rule 11: the run of host characters around it.
+    let floor = t.saturating_sub(HOST_BACK);
+    let mut s = t;
+    while s > floor
+        && let Some(c) = char_before(hay, s).filter(|&c| host_char(c))
+    {
+        s -= c.len_utf8();
+    }
+    if s <= floor && floor > 0 {
+        return None; // the start lies too far back to be seen
+    }
+    if s > 0 {
+        match char_before(hay, s) {
+            None | Some('@' | '/' | '\\' | '%') => return None,
+            Some(':') if !label_before(hay, s - 1, &[b"url"]) => return None,
+            Some(_) => {}
+        }
+    }
+    // A label starts with a letter or digit: symbols before it
+    // (`©example.net`, `•example.com`) are text.
+    while s < t
+        && let Some((_, len)) = char_at_any(hay, s).filter(|&(c, _)| {
+            !c.is_ascii() && !is_full_stop(c) && !link_email(c)
+        })
+    {
+        s += len;
+    }
+    let first_stop = (s..t).find(|&i| full_stop_at(hay, i).is_some());
+    s = after_cjk(hay, s, first_stop.unwrap_or(t));
+    let limit = hay.len().min(s.saturating_add(max_len.saturating_add(1)));
+    let run_end = host_run_end(hay, t, limit);
+    if run_end - s > max_len {
+        return None;
+    }
+    // Rule 12: a host name ending in a public suffix, and none of the
+    // names that text holds more often.
+    let (s, host_end) = settle(hay, s, run_end, t)?;
+    if !like_a_host(hay.get(s..host_end)?)
+        || hay.get(host_end) == Some(&b'(')
+        || uuencoded_line(hay, s, host_end)
+    {
+        return None;
+    }
+    // Rule 14: the local part of an address.
+    if local_continues(hay, host_end) {
+        return None;
+    }
+    // Rule 13: port, then path, query or fragment.
+    let mut end = port_end(hay, host_end);
+    if matches!(hay.get(end), Some(b'/' | b'?' | b'#')) {
+        let (safe, read) = tail_end(hay, end, limit);
+        if read - s > max_len {
+            return None;
+        }
+        end = safe;
+    }
+    let text = std::str::from_utf8(hay.get(s..end)?).ok()?;
+    let head = text.get(..4).unwrap_or_default();
+    let (kind, scheme) = if www && head.eq_ignore_ascii_case("www.") {
+        (Kind::Www, "http")
+    } else if www && head.eq_ignore_ascii_case("ftp.") {
+        (Kind::Ftp, "ftp")
+    } else {
+        (Kind::Domain, "http")
+    };
+    Some(Abbrev { start: s, end, url: format!("{scheme}://{text}"), kind })
+}
+
+/// Rule 10: the length of the full stop at `hay[i]` (`.`, or U+3002,
+/// U+FF0E or U+FF61 in UTF-8), if one is there.
+fn full_stop_at(hay: &[u8], i: usize) -> Option<usize> {
+    match hay.get(i)? {
+        b'.' => Some(1),
+        0xE3 | 0xEF => {
+            let (c, len) = char_at(hay, i)?;
+            is_full_stop(c).then_some(len)
+        }
+        _ => None,
+    }
+}
+
+/// Rule 10: `.` and the full stops that UTS 46 maps to it.
+fn is_full_stop(c: char) -> bool {
+    matches!(c, '.' | '\u{3002}' | '\u{FF0E}' | '\u{FF61}')
+}
+
+/// Rules 8 and 11: a character of a host name run: ASCII letters,
+/// digits, `-`, `_`, full stops, and non-ASCII characters of Link_Term
+/// Include (UTS #58), which are letters, marks, digits and symbols.
+fn host_char(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')
+    } else {
+        is_full_stop(c) || !is_unicode_stop(c)
+    }
+}
+
+/// The character at `hay[i]`, ASCII or UTF-8, and its length.
+fn char_at_any(hay: &[u8], i: usize) -> Option<(char, usize)> {
+    match *hay.get(i)? {
+        b @ 0..0x80 => Some((char::from(b), 1)),
+        _ => char_at(hay, i),
+    }
+}
+
+/// Rules 8 and 11: the end of the run of host characters from `i`.
+fn host_run_end(hay: &[u8], mut i: usize, limit: usize) -> usize {
+    while i < limit
+        && let Some((_, len)) =
+            char_at_any(hay, i).filter(|&(c, _)| host_char(c))
+    {
+        i += len;
+    }
+    i.min(limit)
+}
+
+/// Rule 12: the host name in the run of host characters `hay[s..e]`
+/// that holds `anchor` (the trigger, or the first byte of an address's
+/// domain), as its start and end: the whole run; or the run up to a
+/// `--` after the anchor; or the part around the anchor between
+/// non-ASCII characters without Link_Email (dashes, bullets, symbols),
+/// whole or up to a `--`.
+fn settle(
+    hay: &[u8],
+    s: usize,
+    e: usize,
+    anchor: usize,
+) -> Option<(usize, usize)> {
+    let whole_or_dash = |s: usize, e: usize| {
+        host_in(hay, s, e).or_else(|| {
+            let cut = double_hyphen(hay, s, anchor.max(s), e)?;
+            host_in(hay, s, cut)
+        })
+    };
+    if let Some(h) = whole_or_dash(s, e) {
+        return Some(h);
+    }
+    let breaks = |c: char| !c.is_ascii() && !is_full_stop(c) && !link_email(c);
+    let mut a = anchor;
+    while a > s
+        && let Some(c) = char_before(hay, a).filter(|&c| !breaks(c))
+    {
+        a -= c.len_utf8();
+    }
+    let mut b = anchor;
+    while b < e
+        && let Some((_, len)) =
+            char_at_any(hay, b).filter(|&(c, _)| !breaks(c))
+    {
+        b += len;
+    }
+    if (a, b) == (s, e) {
+        return None;
+    }
+    whole_or_dash(a, b)
+}
+
+/// Rule 12: `hay[s..e]` without its trailing full stops and hyphens, as
+/// its start and end, when it is a host name ending in an ICANN public
+/// suffix whose labels neither are empty nor start or end with `-` (RFC
+/// 1123 section 2.1); a CJK character after such a name ends it (rule
+/// 4).
+fn host_in(hay: &[u8], s: usize, mut e: usize) -> Option<(usize, usize)> {
+    while e > s
+        && let Some(c) = char_before(hay, e)
+        && (is_full_stop(c) || c == '-')
+    {
+        e -= c.len_utf8();
+    }
+    let text = std::str::from_utf8(hay.get(s..e)?).ok()?;
+    let len = accepted_host(text)?;
+    let labels = text.get(..len)?.split(is_full_stop);
+    let ldh =
+        |l: &str| !l.is_empty() && !l.starts_with('-') && !l.ends_with('-');
+    labels.into_iter().all(ldh).then_some((s, s + len))
+}
+
+/// Rule 12: whether a host name that ends in a public suffix is not one
+/// of the dotted names that text holds more often than domain names:
+/// - a decimal number first (two labels of digits: `1,420.00.zip`,
+///   `3.14.zip`, a version); a host name's labels may be digits
+///   (`163.com`), its top-level label is not (RFC 1123 section 2.1);
+/// - a label with `_` but at its start (`usrp_hwd.py`,
+///   `ch_def.lo_inputs.name`): host names are letters, digits and `-`
+///   (RFC 952, RFC 1123 section 2.1); only the service labels of RFC
+///   8552 start with `_` (`_dmarc.example.com`);
+/// - three or more labels starting with a generic top-level domain of
+///   RFC 920 (`com.android.phone`, `org.apache.tools`): an identifier
+///   in reverse domain order (Java packages, application ids), never a
+///   host, as no host name has a top-level label first;
+/// - a top-level label in title case (`them.My`, `3.Energy`,
+///   `R.Hughes`, `M.Sc`): a sentence joined to the next without a
+///   space, or an initial; domain names are written in one case or
+///   with a capital only at the start of their labels before the last
+///   (`CareerBuilder.com`, `TEST.COM`);
+/// - two labels, the first a Usenet hierarchy (RFC 5536 section 3.1.4:
+///   `comp`, `humanities`, `misc`, `rec`, `sci`, `soc`, `alt`):
+///   a newsgroup (`sci.space`, `comp.graphics`);
+/// - two labels, the last a file-name extension of programs, archives
+///   or documents whose top-level domain sees little use at the second
+///   level (`py`, where Paraguay registers under `com.py` and the like;
+///   `pm`, `ps`, `sh`; `zip` and `mov`, whose likeness to file names
+///   is what they are known for; `man`, a brand's; `inc`): a file name
+///   (`setup.py`, `Conf.pm`, `install.sh`, `backdesk.zip`).
+fn like_a_host(host: &[u8]) -> bool {
+    const GENERIC: [&str; 7] =
+        ["com", "org", "net", "edu", "gov", "mil", "int"];
+    const USENET: [&str; 7] =
+        ["comp", "humanities", "misc", "rec", "sci", "soc", "alt"];
+    const FILES: [&str; 8] =
+        ["py", "pm", "ps", "sh", "zip", "mov", "man", "inc"];
+    let host = std::str::from_utf8(host).unwrap_or_default();
+    let labels: Vec<&str> = host.split(is_full_stop).collect();
+    let [first, .., last] = labels[..] else {
+        return false;
+    };
+    let first = first.to_ascii_lowercase();
+    let two = labels.len() == 2;
+    let digits =
+        |l: &str| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit());
+    let number =
+        digits(first.as_str()) && labels.get(1).is_some_and(|l| digits(l));
+    let underscore =
+        labels.iter().any(|l| l.get(1..).is_some_and(|t| t.contains('_')));
+    let reverse = labels.len() >= 3 && GENERIC.contains(&first.as_str());
+    let title = last.len() > 1
+        && last.starts_with(|c: char| c.is_ascii_uppercase())
+        && last.bytes().skip(1).all(|b| b.is_ascii_lowercase());
+    let newsgroup = two && USENET.contains(&first.as_str());
+    let file = two && FILES.contains(&last.to_ascii_lowercase().as_str());
+    !(number || underscore || reverse || title || newsgroup || file)
+}
+
+/// Rule 11: whether the host `hay[s..e]`, which holds no lowercase
+/// letter, lies on a line of uuencoded data (POSIX uuencode: a length
+/// character, then four characters from space to `` ` `` for every
+/// three bytes), as urlx's `delimit` rule 1 reads a scheme there.
+fn uuencoded_line(hay: &[u8], s: usize, e: usize) -> bool {
+    if hay.get(s..e).is_none_or(|h| h.iter().any(u8::is_ascii_lowercase)) {
+        return false;
+    }
+    let floor = s.saturating_sub(62);
+    let Some(nl) =
+        memchr::memrchr(b'\n', hay.get(floor..s).unwrap_or_default())
+    else {
+        return false;
+    };
+    let line_start = floor + nl + 1;
+    let ceil = hay.len().min(line_start + 64);
+    let rest = hay.get(e..ceil).unwrap_or_default();
+    let Some(mut line_end) = memchr::memchr(b'\n', rest).map(|p| e + p) else {
+        return false;
+    };
+    if hay.get(line_end.wrapping_sub(1)) == Some(&b'\r') {
+        line_end -= 1;
+    }
+    let line = hay.get(line_start..line_end).unwrap_or_default();
+    let Some(&len_char) = line.first() else { return false };
+    let n = usize::from(len_char.wrapping_sub(b' ') & 63);
+    let want = 1 + n.div_ceil(3) * 4;
+    n > 0
+        && (line.len() == want || line.len() == want + 1)
+        && line.iter().all(|&b| (b' '..=b'`').contains(&b))
+}
+
+/// Rule 12: the first `--` in `hay[from..e]` that is not the third and
+/// fourth character of its label (as in `xn--`), for a host run that
+/// starts at `s`.
+fn double_hyphen(
+    hay: &[u8],
+    s: usize,
+    from: usize,
+    e: usize,
+) -> Option<usize> {
+    let mut label = s;
+    let mut i = s;
+    while i + 1 < e {
+        if let Some(len) = full_stop_at(hay, i) {
+            i += len;
+            label = i;
+            continue;
+        }
+        if i >= from && hay[i] == b'-' && hay[i + 1] == b'-' && i - label != 2
+        {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Rule 14: whether local-part characters (rule 6, but `#`, the start
+/// of a fragment) from `i` lead to an `@` within a local part's length.
+fn local_continues(hay: &[u8], mut i: usize) -> bool {
+    let start = i;
+    while i - start <= MAX_LOCAL {
+        match char_at_any(hay, i) {
+            Some(('@', _)) => return true,
+            Some((c, len)) if is_local_char(c) && c != '#' => i += len,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Rule 13: the end of the port after the host ending at `i`: `:` and
+/// 1 to 5 digits, at most 65535 (RFC 3986 section 3.2.3, RFC 6335),
+/// not followed by a letter or digit; `i` when there is none.
+fn port_end(hay: &[u8], i: usize) -> usize {
+    if hay.get(i) != Some(&b':') {
+        return i;
+    }
+    let digits = hay.get(i + 1..).unwrap_or_default();
+    let n = digits.iter().take(6).take_while(|b| b.is_ascii_digit()).count();
+    let value = digits
+        .get(..n)
+        .and_then(|d| std::str::from_utf8(d).ok())
+        .and_then(|d| d.parse::<u32>().ok());
+    let after = digits.get(n);
+    let ok = (1..=5).contains(&n)
+        && value.is_some_and(|v| v <= 65535)
+        && !after.is_some_and(u8::is_ascii_alphanumeric);
+    if ok { i + 1 + n } else { i }
+}
+
+/// The parts after a host (RFC 3986 section 3), as UTS #58 reads them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Part {
+    Path,
+    Query,
+    Fragment,
+}
+
+/// Rule 13: where the path, query or fragment starting with the `/`,
+/// `?` or `#` at `hay[i]` ends (UTS #58 Link_Term and Link_Bracket,
+/// the bracket stack emptied at the start of each segment), reading no
+/// further than `limit`; and how far it read.
+fn tail_end(hay: &[u8], i: usize, limit: usize) -> (usize, usize) {
+    let mut part = match hay.get(i) {
+        Some(b'/') => Part::Path,
+        Some(b'?') => Part::Query,
+        Some(b'#') => Part::Fragment,
+        _ => return (i, i),
+    };
+    // `/` and `#` are Include, `?` is Soft.
+    let mut safe = if part == Part::Query { i } else { i + 1 };
+    let mut open = ['\0'; MAX_NESTING];
+    let mut depth = 0;
+    let mut j = i + 1;
+    while j < limit {
+        let Some((c, len)) = char_at_any(hay, j) else {
+            break;
+        };
+        match (part, c) {
+            (Part::Path, '/') | (Part::Query, '=' | '&') => depth = 0,
+            (Part::Fragment, ':') if hay[j..].starts_with(b":~:") => {
+                depth = 0;
+            }
+            (Part::Path, '?') => part = Part::Query,
+            (Part::Path | Part::Query, '#') => part = Part::Fragment,
+            _ => {}
+        }
+        let term = match c {
+            // urlx `delimit` rule 5 (RFC 3986 Appendix C).
+            '<' | '>' | '\\' | '`' => LinkTerm::Hard,
+            '"' => match hay.get(j + 1) {
+                Some(&n) if n.is_ascii_alphanumeric() || n >= 0x80 => {
+                    LinkTerm::Soft
+                }
+                _ => LinkTerm::Hard,
+            },
+            _ => link_term(c),
+        };
+        match term {
+            LinkTerm::Soft => {}
+            LinkTerm::Open if depth < MAX_NESTING => {
+                open[depth] = c;
+                depth += 1;
+                safe = j + len;
+            }
+            LinkTerm::Close
+                if depth > 0 && link_bracket(c) == Some(open[depth - 1]) =>
+            {
+                depth -= 1;
+                safe = j + len;
+            }
+            LinkTerm::Include => safe = j + len,
+            _ => break,
+        }
+        j += len;
+    }
+    (safe, j)
 }
 
 #[cfg(test)]
@@ -692,6 +1319,70 @@ mod tests {
         one("联系joe@example.cn。", "mailto:joe@example.cn");
         one("email: joe@example.com: ok", "mailto:joe@example.com");
         one("joe@example.com是", "mailto:joe@example.com");
+        // The address ends with its domain (UTS #58).
+        one("joe@example.com/path", "mailto:joe@example.com");
+    }
+
+    /// Rule 6: local parts of Link_Email characters (UTS #58,
+    /// LinkDetectionTest.txt), a dot-atom.
+    #[test]
+    fn emails_in_every_script() {
+        one("See αβγ.δεζ@example.com on", "mailto:αβγ.δεζ@example.com");
+        one(
+            "See アルベルト.アルベルト@example.com",
+            "mailto:アルベルト.アルベルト@example.com",
+        );
+        one("müller@example.de", "mailto:müller@example.de");
+        one("«müller@example.de»", "mailto:müller@example.de");
+        one("See x.abcd@example.com.", "mailto:x.abcd@example.com");
+        one("联系joe@example.cn", "mailto:joe@example.cn");
+        none("See @example.com");
+        none("See john.@example.com");
+        none("See .john@example.com");
+        none("See ..john.doe@example.com");
+        none("See \"john\\ doe\"@example.com");
+        none("john..smith@example.com/foo/bar");
+        // Latin-1 text read as UTF-8: not `ller@`.
+        let latin1 = b"m\xfcller@example.de";
+        let mut n = 0;
+        scan(latin1, 0, latin1.len(), 64, Opts::default(), |_| n += 1);
+        assert_eq!(n, 0);
+    }
+
+    /// Rule 7: a label before the colon (Appendix E `URL:`, RFC 5322
+    /// address fields, contact labels); a scheme or ident is none.
+    #[test]
+    fn emails_after_a_label() {
+        one("<url:joe@example.com>", "mailto:joe@example.com");
+        one("<URL:joe@example.com>", "mailto:joe@example.com");
+        one("Email:joe@example.com", "mailto:joe@example.com");
+        one("Contact:joe@example.com", "mailto:joe@example.com");
+        one("E-mail:joe@example.com", "mailto:joe@example.com");
+        one("(reply-to:joe@example.com)", "mailto:joe@example.com");
+        one("SMTP:JOE@EXAMPLE.COM", "mailto:JOE@EXAMPLE.COM");
+        none("mailto:joe@example.com");
+        none("sip:joe@example.com");
+        none("xmpp:joe@example.com");
+        none("(IDENT:root@host.example.com)");
+        none("myemail:joe@example.com");
+        none("user:secret@example.com");
+    }
+
+    /// Rules 8 and 12: the domain's hyphens (RFC 1123 section 2.1).
+    #[test]
+    fn email_domains_and_hyphens() {
+        one("joe@example.com-", "mailto:joe@example.com");
+        one("joe@example.com--the team", "mailto:joe@example.com");
+        one(
+            "bjw@example.com-----------------Attention",
+            "mailto:bjw@example.com",
+        );
+        one("joe@example.com—the team", "mailto:joe@example.com");
+        one("joe@xn--bcher-kva.de", "mailto:joe@xn--bcher-kva.de");
+        one("joe@a-b.example.com", "mailto:joe@a-b.example.com");
+        none("joe@-x.example.com");
+        none("joe@x-.example.com");
+        none("joe@example.com--x@example.org");
     }
 
     #[test]
@@ -717,12 +1408,10 @@ mod tests {
         none("http://example.com/?to=joe@example.org");
         none("git@github.com:org/repo.git");
         none("user@example.com:22");
-        none("joe@example.com/path");
         none("a@b.com@c.com");
         none(".@example.com");
         none("joe.@example.com");
         none("jo..e@example.com");
-        none("müller@example.de");
         none("icon@2x.png");
         none("lodash@4.17.21");
         none("@joe");
@@ -760,15 +1449,138 @@ mod tests {
         assert_eq!(urls(&ok).len(), 1);
     }
 
+    /// Rules 10 to 14 alone, marked as the UTS #58 test file marks
+    /// links (`⸠example.com⸡`).
+    fn domains(text: &str) -> String {
+        let opts = Opts { domains: true, ..Opts::NONE };
+        let mut out = String::new();
+        let mut at = 0;
+        scan(text.as_bytes(), 0, text.len(), 2048, opts, |a| {
+            assert_eq!(a.url, format!("http://{}", &text[a.start..a.end]));
+            assert_eq!(a.kind, Kind::Domain);
+            out.push_str(&text[at..a.start]);
+            out.push('⸠');
+            out.push_str(&text[a.start..a.end]);
+            out.push('⸡');
+            at = a.end;
+        });
+        out.push_str(&text[at..]);
+        out
+    }
+
+    fn marked(line: &str) {
+        let text = line.replace(['⸠', '⸡'], "");
+        assert_eq!(domains(&text), line);
+    }
+
+    #[test]
+    fn domain_hosts() {
+        marked("⸠abc.com⸡ ⸠deΩ.uk⸡ ⸠foo.accountants⸡ ⸠foo.香港⸡");
+        marked("See ⸠TEST.COM⸡ on… ⸠abc.XN--11B4C3D⸡");
+        marked("Lorem ⸠普遍适用测试。我爱你⸡ dolor ⸠普遍适用测试.我爱你⸡");
+        marked("⸠www.example.com⸡, ⸠ftp.example.org⸡. ⸠a.b.c.example.co.uk⸡!");
+        marked("See example.😎 on… See .fr on… a com b");
+        marked("node.js 1,420.00.zip foo.bar.baz 3.14 e.g. i.e. v1.2.3");
+        marked("请访问⸠example.com⸡。 网址：⸠example.cn⸡是官网");
+        marked("see ⸠example.com⸡-- or ⸠example.org⸡--the rest");
+        marked("site—⸠example.com⸡—here ©⸠example.net⸡ •⸠example.com⸡™");
+        marked("⸠_dmarc.example.com⸡ ⸠a-b.example.com⸡ -x.example.com");
+        marked("a..b.com .example.com example..com");
+    }
+
+    #[test]
+    fn domain_starts() {
+        marked("src/main.rs path/to/example.com \\\\host.example.com\\x");
+        marked("joe@example.com @example.com .john@example.com");
+        marked("x:example.com <URL:⸠example.com/x⸡> URL:⸠example.org⸡");
+        marked("title=⸠example.com⸡ (⸠example.com⸡) '⸠example.com⸡'");
+        marked("foo.bar+tag@example.com www.example.com@example.org");
+        marked("⸠foo.bar⸡ +tag ⸠example.com⸡'s page");
+    }
+
+    /// Rule 12: dotted names that text holds more often than domains.
+    #[test]
+    fn domain_false_positives() {
+        marked("setup.py Conf.pm install.sh backdesk.zip x.mov lynx.man");
+        marked("usrp_hwd.py ch_def.lo_inputs.name ⸠_spf.example.com⸡");
+        marked("com.android.phone org.apache.tools ⸠comcast.net⸡");
+        marked(
+            "them.My 3.Energy R.Hughes M.Sc ⸠TEST.COM⸡ ⸠CareerBuilder.com⸡",
+        );
+        marked("sci.space comp.graphics ⸠news.com⸡ ⸠sci.example.edu⸡");
+        marked("logging.info('x') ⸠example.info⸡ (⸠example.com⸡)");
+        marked("%28example.com ⸠163.com⸡ 1.2.example.com");
+        // A line of uuencoded data (61 characters, `M` for 45 bytes).
+        let uu = format!("x\nM{}8.LK*RMC8V,K*+\n", "*".repeat(46));
+        assert_eq!(uu.len(), 2 + 61 + 1);
+        marked(&uu);
+        marked("⸠setup.py.example.com⸡ ⸠example.zip.example.org⸡");
+    }
+
+    #[test]
+    fn domain_ports() {
+        marked(
+            "a ⸠example.com:443⸡ b ⸠example.com:8080/x⸡ ⸠example.com⸡:http",
+        );
+        marked("⸠example.com⸡:65536 ⸠example.com⸡:123456/x ⸠example.com⸡:80a");
+        marked("⸠example.com:1234/forum/questions/?tag=new&order=newest#top⸡");
+    }
+
+    /// Rule 13: UTS #58 termination, with the stack emptied per
+    /// segment (LinkDetectionTest.txt).
+    #[test]
+    fn domain_paths() {
+        marked("See ⸠example.com/αβγ/δεζ?θικ#λμν⸡ on…");
+        marked("See ⸠example.com/αβγ/δεζ?δ⸡. εφ#λμν on…");
+        marked("See ⸠example.com/αβ⸡) on… (⸠example.com/123?123#(123)⸡) b");
+        marked("See ⸠example.com/α[(β⸡])γ/δρς?α=[(θ)] on…");
+        marked("See ⸠example.com/αβ(γ/δ⸡)ρς?α=θ&β=κ on…");
+        marked("See ⸠example.com/αβγ/δρς?α(=⸡)θ&β=κ on…");
+        marked("See ⸠example.com/αβγ/δρς?α=θ(&⸡)β=κ on…");
+        marked("See ⸠example.com/αβγ/δρς?α=θ&β=κ#λμ(ν:~:text=φχ⸡)ψ on…");
+        marked("See ⸠example.com/α(β)γ/δρς?α=(θ)&(β)=κ#λ:~:text=(φ)⸡ on…");
+        marked("a ⸠example.com/123⸡... HTML is so great ⸠example.com/⸡ x");
+        marked("Is it ⸠example.com⸡? Yes: ⸠example.com?q⸡, ⸠example.com#f⸡.");
+        marked("<⸠example.com/a⸡> ⸠example.com/a⸡<b>c ⸠example.com/a⸡\\b");
+        marked("\"⸠example.com/x⸡\",\"next\" ⸠example.com/a\"b⸡");
+        marked("⸠example.com/?foo[1]=a&amp;foo[2]=b⸡ blah");
+        let deep =
+            format!("example.com/{}x{}", "(".repeat(16), ")".repeat(16));
+        assert_eq!(domains(&deep), format!("⸠{deep}⸡"));
+        let deeper = format!("example.com/{}x", "(".repeat(17));
+        assert_eq!(
+            domains(&deeper),
+            format!("⸠example.com/{}⸡{}x", "(".repeat(16), "(")
+        );
+    }
+
+    #[test]
+    fn domains_with_www() {
+        let text = "www.example.com/a ftp.example.org example.net";
+        let mut got = Vec::new();
+        let opts = Opts { www: true, domains: true, ..Opts::NONE };
+        scan(text.as_bytes(), 0, text.len(), 2048, opts, |a| {
+            got.push((a.url, a.kind));
+        });
+        assert_eq!(
+            got,
+            [
+                ("http://www.example.com/a".to_string(), Kind::Www),
+                ("ftp://ftp.example.org".to_string(), Kind::Ftp),
+                ("http://example.net".to_string(), Kind::Domain),
+            ]
+        );
+    }
+
     #[test]
     fn opts_select_kinds() {
         let text = b"www.example.com joe@example.com";
         let mut kinds = Vec::new();
-        let opts = Opts { www: false, emails: true };
+        let opts = Opts { emails: true, ..Opts::NONE };
         scan(text, 0, text.len(), 2048, opts, |a| kinds.push(a.kind));
         assert_eq!(kinds, [Kind::Email]);
         kinds.clear();
-        let opts = Opts { www: true, emails: false };
+        let opts = Opts { www: true, ..Opts::NONE };
         scan(text, 0, text.len(), 2048, opts, |a| kinds.push(a.kind));
         assert_eq!(kinds, [Kind::Www]);
     }

@@ -260,14 +260,17 @@ impl Hit {
 
     /// For a URL written without its scheme (found with
     /// [`ExtractorBuilder::abbreviated`](crate::ExtractorBuilder::abbreviated)
-    /// or [`emails`](crate::ExtractorBuilder::emails)): `"www"`, `"ftp"`
-    /// or `"email"`. [`Hit::resolved`] is then the absolute URI.
+    /// [`domains`](crate::ExtractorBuilder::domains) or
+    /// [`emails`](crate::ExtractorBuilder::emails)): `"www"`, `"ftp"`,
+    /// `"domain"` or `"email"`. [`Hit::resolved`] is then the absolute
+    /// URI.
     pub fn abbreviated(&self) -> Option<&'static str> {
         use crate::abbrev::Kind;
         Some(match self.rare.as_ref()?.abbrev? {
             Kind::Www => "www",
             Kind::Ftp => "ftp",
             Kind::Email => "email",
+            Kind::Domain => "domain",
         })
     }
 

@@ -158,7 +158,7 @@ pub mod stages {
         crate::delimit::Rules {
             max_len,
             opaque: None,
-            abbrev: crate::abbrev::Opts { www: false, emails: false },
+            abbrev: crate::abbrev::Opts::NONE,
             search: None,
             refang: false,
         }

@@ -127,7 +127,7 @@ impl ExtractorBuilder {
             format: Format::Text,
             mail: MailConfig::default(),
             line_buffered: false,
-            abbrev: abbrev::Opts { www: false, emails: false },
+            abbrev: abbrev::Opts::NONE,
             refang: false,
             trigger_search: None,
         }
@@ -144,9 +144,28 @@ impl ExtractorBuilder {
     }
 
     /// Also find e-mail addresses without `mailto:`, read as `mailto:`
-    /// URIs (see [`ExtractorBuilder::abbreviated`]).
+    /// URIs (see [`ExtractorBuilder::abbreviated`]). The local part may
+    /// hold the letters of every script (UTS #58 Link_Email, RFC 6531):
+    /// `αβγ.δεζ@example.com`.
     pub fn emails(&mut self, yes: bool) -> &mut Self {
         self.abbrev.emails = yes;
+        self
+    }
+
+    /// Also find bare domain names as UTS #58 (Unicode Link Detection)
+    /// detects links without a scheme: `example.com`,
+    /// `example.com:443`, `example.com/αβγ?δ#ε`, `普遍适用测试。我爱你`,
+    /// read as `http://`. The host must end in an ICANN public suffix
+    /// of the bundled list; the path, query and fragment end as UTS #58
+    /// ends them. An `@` before the host makes it an address's domain
+    /// (found with [`ExtractorBuilder::emails`]). As with
+    /// [`ExtractorBuilder::abbreviated`], [`Hit::url`] is the text as
+    /// written, [`Hit::resolved`] the `http://` URI, and
+    /// [`Hit::abbreviated`] is `"domain"` (or `"www"` and `"ftp"` for
+    /// such hosts when abbreviated URIs are asked for too). The rules
+    /// are those of [`crate::abbrev`].
+    pub fn domains(&mut self, yes: bool) -> &mut Self {
+        self.abbrev.domains = yes;
         self
     }
 
@@ -643,9 +662,7 @@ impl Extractor {
     /// Whether every hit starts at a `scheme:` colon: no abbreviated
     /// forms, addresses or defanged URLs are looked for.
     pub(crate) fn colon_triggers_only(&self) -> bool {
-        !self.rules.abbrev.www
-            && !self.rules.abbrev.emails
-            && !self.config.refang
+        !self.rules.abbrev.any() && !self.config.refang
     }
 
     /// All hits in `hay`, valid or not, in order.

@@ -163,7 +163,7 @@ pub(crate) fn scan_with(
     search: Option<TriggerSearch>,
     mut found: impl FnMut(Candidate),
 ) {
-    if rules.abbrev.www || rules.abbrev.emails {
+    if rules.abbrev.any() {
         return scan_abbrev(hay, from, to, rules, found);
     }
     let mut pos = from;
@@ -358,8 +358,10 @@ fn ending_searcher(n: usize) -> Option<Searcher> {
         .build()
 }
 
-/// [`scan`] with abbreviated URIs and e-mail addresses: the triggers
-/// are `:`, the `.` of `www.` or `ftp.`, and `@` (2396bis Appendix F).
+/// [`scan`] with abbreviated URIs, bare domain names and e-mail
+/// addresses: the triggers are `:`, the `.` of `www.` or `ftp.` or
+/// every full stop (`.`, `。`, `．`, `｡`), and `@` (2396bis Appendix F,
+/// UTS #58; see [`crate::abbrev`]).
 fn scan_abbrev(
     hay: &[u8],
     from: usize,
@@ -367,21 +369,22 @@ fn scan_abbrev(
     rules: &Rules,
     mut found: impl FnMut(Candidate),
 ) {
-    let mut pos = from;
-    for off in memchr::memchr3_iter(b':', b'.', b'@', &hay[from..to]) {
-        let t = from + off;
-        if t < pos {
-            continue;
-        }
+    let mut next = from;
+    while let Some(t) = next_trigger(hay, next, to, rules) {
+        next = t + 1;
         if let Some(c) = evaluate_any(hay, t, rules) {
-            pos = c.resume;
+            next = next.max(c.resume);
             found(c);
         }
     }
 }
 
 /// The position of the next trigger at or after `pos` (before `to`) for
-/// `rules`: a `:`, or also `.` and `@` when abbreviated forms are on.
+/// `rules`: a `:`; also `.` and `@` when abbreviated forms are on; and
+/// with bare domains the lead byte (`E3` or `EF`) of the ideographic,
+/// fullwidth and halfwidth full stops, searched for only up to the
+/// next ASCII trigger (so that a scan from trigger to trigger reads each
+/// byte once).
 pub(crate) fn next_trigger(
     hay: &[u8],
     pos: usize,
@@ -389,43 +392,69 @@ pub(crate) fn next_trigger(
     rules: &Rules,
 ) -> Option<usize> {
     let area = hay.get(pos..to)?;
-    let off = if rules.abbrev.www || rules.abbrev.emails {
-        memchr::memchr3(b':', b'.', b'@', area)
-    } else {
-        memchr::memchr(b':', area)
-    };
-    off.map(|o| pos + o)
+    let opts = rules.abbrev;
+    if !opts.any() {
+        return memchr::memchr(b':', area).map(|o| pos + o);
+    }
+    let ascii = memchr::memchr3(b':', b'.', b'@', area);
+    if !opts.domains {
+        return ascii.map(|o| pos + o);
+    }
+    let before = area.get(..ascii.unwrap_or(area.len())).unwrap_or_default();
+    memchr::memchr2(0xE3, 0xEF, before).or(ascii).map(|o| pos + o)
 }
 
 /// Evaluate the trigger at `t` of any kind. Like a scheme, the local
-/// part of an address lies before its trigger; whether the trigger lies
-/// inside an earlier candidate is all that decides (so that a chunk
-/// scanned on its own agrees with the whole input scanned in one go).
+/// part of an address and the labels of a domain lie before their
+/// trigger; whether the trigger lies inside an earlier candidate is all
+/// that decides (so that a chunk scanned on its own agrees with the
+/// whole input scanned in one go). The text of `<URL:...>` that is an
+/// abbreviated form (`<URL:joe@example.com>`) is read as one.
 pub(crate) fn evaluate_any(
     hay: &[u8],
     t: usize,
     rules: &Rules,
 ) -> Option<Candidate> {
     let max_len = rules.max_len;
+    let opts = rules.abbrev;
     let found = match hay.get(t)? {
-        b':' => return evaluate(hay, t, rules),
-        b'.' if rules.abbrev.www => {
+        b':' => {
+            let c = evaluate(hay, t, rules)?;
+            if !opts.any()
+                || c.context != Context::UrlPrefix
+                || c.cleaned.is_some()
+                || c.too_long
+            {
+                return Some(c);
+            }
+            let Some(a) = abbrev::whole(hay, c.start, c.end, max_len, opts)
+            else {
+                return Some(c);
+            };
+            let resume = c.resume;
+            return Some(Candidate { resume, ..abbreviated(a, t, c.context) });
+        }
+        b'.' if opts.domains => abbrev::domain_at(hay, t, max_len, opts.www),
+        b'.' if opts.www => {
             abbrev::abbreviated_at(hay, t.checked_sub(3)?, max_len)
         }
-        b'@' if rules.abbrev.emails => abbrev::email_at(hay, t, max_len),
+        b'@' if opts.emails => abbrev::email_at(hay, t, max_len),
+        0xE3 | 0xEF if opts.domains => {
+            abbrev::domain_at(hay, t, max_len, opts.www)
+        }
         _ => None,
     }?;
-    Some(abbreviated(found, t))
+    Some(abbreviated(found, t, Context::Bare))
 }
 
 /// The candidate of an abbreviated URI or address found from trigger `t`.
-fn abbreviated(a: Abbrev, t: usize) -> Candidate {
+fn abbreviated(a: Abbrev, t: usize, context: Context) -> Candidate {
     Candidate {
         trigger: t,
         start: a.start,
         end: a.end,
         resume: a.end,
-        context: Context::Bare,
+        context,
         cleaned: None,
         alternative: None,
         abbrev: Some((a.kind, a.url)),

@@ -57,7 +57,27 @@ const PIECES: &[&str] = &[
     "\u{a0}",
     "\"",
     "..",
+    "example.com",
+    "deΩ.uk",
+    "普遍适用测试",
+    "。",
+    "．",
+    "我爱你",
+    "αβγ",
+    "—",
+    "--",
+    "=",
+    "&",
+    ":~:",
+    "{",
+    "}",
+    "Email:",
+    "url:",
+    "setup.py",
 ];
+
+/// Every form at once.
+const ALL: Opts = Opts { www: true, emails: true, domains: true };
 
 fn text() -> impl Strategy<Value = Vec<u8>> {
     prop_oneof![
@@ -67,16 +87,26 @@ fn text() -> impl Strategy<Value = Vec<u8>> {
     ]
 }
 
-fn whole(hay: &[u8], max_len: usize) -> Vec<Abbrev> {
+/// The option sets checked: the default (`www.` hosts by rules 1 to 5)
+/// and every form (`www.` hosts by the bare domain rules).
+const SETS: [Opts; 2] =
+    [Opts { www: true, emails: true, domains: false }, ALL];
+
+fn whole(hay: &[u8], max_len: usize, opts: Opts) -> Vec<Abbrev> {
     let mut out = Vec::new();
-    abbrev::scan(hay, 0, hay.len(), max_len, Opts::default(), |a| out.push(a));
+    abbrev::scan(hay, 0, hay.len(), max_len, opts, |a| out.push(a));
     out
 }
 
 /// Scan `hay` window by window, each given only the context urlx's
 /// chunks give (`LOOKBACK` before, `max_len + LOOKAHEAD_SLACK` after),
 /// with offsets mapped back.
-fn windowed(hay: &[u8], cuts: &[usize], max_len: usize) -> Vec<Abbrev> {
+fn windowed(
+    hay: &[u8],
+    cuts: &[usize],
+    max_len: usize,
+    opts: Opts,
+) -> Vec<Abbrev> {
     let mut bounds: Vec<usize> =
         cuts.iter().map(|&c| c % (hay.len() + 1)).collect();
     bounds.push(0);
@@ -89,7 +119,7 @@ fn windowed(hay: &[u8], cuts: &[usize], max_len: usize) -> Vec<Abbrev> {
         let lo = a.saturating_sub(LOOKBACK);
         let hi = hay.len().min(b + max_len + LOOKAHEAD_SLACK);
         let chunk = &hay[lo..hi];
-        abbrev::scan(chunk, a - lo, b - lo, max_len, Opts::default(), |x| {
+        abbrev::scan(chunk, a - lo, b - lo, max_len, opts, |x| {
             out.push(Abbrev { start: x.start + lo, end: x.end + lo, ..x });
         });
     }
@@ -107,8 +137,10 @@ proptest! {
         max_len in 0usize..300,
         www in any::<bool>(),
         emails in any::<bool>(),
+        domains in any::<bool>(),
     ) {
-        abbrev::scan(&hay, from, to, max_len, Opts { www, emails }, |a| {
+        let opts = Opts { www, emails, domains };
+        abbrev::scan(&hay, from, to, max_len, opts, |a| {
             assert!(a.start < a.end && a.end <= hay.len());
         });
     }
@@ -119,20 +151,23 @@ proptest! {
         cuts in prop::collection::vec(any::<usize>(), 0..8),
         max_len in prop_oneof![Just(2048usize), 0usize..64],
     ) {
-        let one = whole(&hay, max_len);
-        let many = windowed(&hay, &cuts, max_len);
-        prop_assert_eq!(one, many);
+        for opts in SETS {
+            let one = whole(&hay, max_len, opts);
+            let many = windowed(&hay, &cuts, max_len, opts);
+            prop_assert_eq!(one, many);
+        }
     }
 
     #[test]
     fn hits_are_well_formed(hay in text()) {
-        for a in whole(&hay, 2048) {
+        for a in whole(&hay, 2048, ALL) {
             let s = std::str::from_utf8(&hay[a.start..a.end]);
             prop_assert!(s.is_ok());
             let prefix = match a.kind {
                 abbrev::Kind::Www => "http://",
                 abbrev::Kind::Ftp => "ftp://",
                 abbrev::Kind::Email => "mailto:",
+                abbrev::Kind::Domain => "http://",
             };
             prop_assert!(a.url.starts_with(prefix));
         }
@@ -199,13 +234,26 @@ fn every_cut_of_tricky_texts() {
         ),
         "(see www.example.com/a_(b)) <URL:ftp.example.org/x> 'x@example.de'"
             .to_string(),
+        // Hosts whose start lies far before a later full stop.
+        format!(
+            "{}.example.com {}.b.example.org",
+            "a".repeat(63),
+            "x".repeat(199)
+        ),
+        format!("{}.b.c.d.e.example.com/p", "é".repeat(60)),
+        "αβγ.δεζ@example.com example.com/α(β)γ/δ?α=(θ)#x:~:text=(y) \
+         普遍适用测试。我爱你 foo.bar+tag@example.com joe@example.com--x"
+            .to_string(),
     ];
     for t in &texts {
         let hay = t.as_bytes();
         for max_len in [2048, 30] {
-            let one = whole(hay, max_len);
-            for cut in 0..=hay.len() {
-                assert_eq!(one, windowed(hay, &[cut], max_len), "cut {cut}");
+            for opts in SETS {
+                let one = whole(hay, max_len, opts);
+                for cut in 0..=hay.len() {
+                    let many = windowed(hay, &[cut], max_len, opts);
+                    assert_eq!(one, many, "cut {cut}");
+                }
             }
         }
     }

@@ -462,6 +462,18 @@ mod modes {
     }
 
     #[test]
+    fn domains_finds_bare_domain_names() {
+        let input = "see example.com/a. and joe@example.org\n";
+        urlx_stdin(&[], input).expect_quiet("", 1);
+        urlx_stdin(&["--domains"], input).expect_quiet("example.com/a\n", 0);
+        urlx_stdin(&["--domains", "--emails", "--resolved"], input)
+            .expect_quiet("http://example.com/a\nmailto:joe@example.org\n", 0);
+        urlx_stdin(&["--domains", "-c"], input).expect_quiet("1\n", 0);
+        let help = urlx_stdin(&["--help"], "");
+        assert!(help.out().contains("--domains"), "{}", help.out());
+    }
+
+    #[test]
     fn max_url_len_drops_longer_candidates() {
         // 19, 20 and 21 bytes.
         let input = "http://a.example/12 http://a.example/123 \

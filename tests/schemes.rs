@@ -298,6 +298,128 @@ fn abbreviated_uris_and_emails() {
     assert_eq!(&ABBREV[start..end], "www.example.com/path");
 }
 
+/// The text of `<URL:...>` and an address after a label such as
+/// `Email:` are addresses (src/abbrev.rs rule 7); a scheme or an ident
+/// before the colon is not a label.
+#[test]
+fn emails_in_url_prefix_and_after_labels() {
+    let text = "<url:joe@example.com> Email:ann@example.org \
+        Contact:bob@example.net <URL:eve@example.com>\n\
+        sip:sip@example.com (IDENT:root@host.example.com) x:y@example.com\n";
+    assert_eq!(
+        lines(&["--emails", "--resolved"], text),
+        [
+            "mailto:joe@example.com",
+            "mailto:ann@example.org",
+            "mailto:bob@example.net",
+            "mailto:eve@example.com",
+            "sip:sip@example.com",
+        ]
+    );
+    let hits = json(&["--emails", "--json"], text);
+    assert_eq!(hits[0]["url"], "joe@example.com");
+    assert_eq!(hits[0]["context"], "url-prefix");
+    assert_eq!(hits[0]["abbreviated"], "email");
+    // Without --emails the text of `<url:...>` stays a relative
+    // reference.
+    assert_eq!(
+        lines(&["--invalid"], "<url:joe@example.com>\n"),
+        ["joe@example.com"]
+    );
+}
+
+/// A `-` or `--` after an address is the text's dash (a host name
+/// never ends with `-`, RFC 1123 section 2.1), and a label starting
+/// with `-` is no host name (src/abbrev.rs rules 8 and 12).
+#[test]
+fn emails_before_a_dash_and_domains_starting_with_a_hyphen() {
+    let text = "joe@example.com--the team, ann@example.org- and \
+        bob@example.net-------Attention; not eve@-x.example.com nor \
+        eve@x-.example.com, but eve@xn--bcher-kva.de\n";
+    assert_eq!(
+        lines(&["--emails"], text),
+        [
+            "joe@example.com",
+            "ann@example.org",
+            "bob@example.net",
+            "eve@xn--bcher-kva.de"
+        ]
+    );
+}
+
+/// UTS #58: local parts in every script (Link_Email), and the address
+/// ends with its domain.
+#[test]
+fn emails_follow_uts58_local_parts() {
+    let text = "αβγ.δεζ@example.com müller@example.de .john@example.com \
+        john..doe@example.com john.@example.com x@example.com/path\n";
+    assert_eq!(
+        lines(&["--emails", "--resolved"], text),
+        [
+            "mailto:αβγ.δεζ@example.com",
+            "mailto:müller@example.de",
+            "mailto:x@example.com",
+        ]
+    );
+}
+
+const DOMAINS: &str = "See example.com/αβγ?δ#ε, deΩ.uk and \
+    example.com:443; (example.com/a_(b)) 普遍适用测试。我爱你 \
+    joe@example.org, not node.js, src/main.rs, 1,420.00.zip, .fr.\n\
+    http://www.example.org/x?u=example.net/y\n";
+
+/// `--domains` (UTS #58): bare domain names, printed as written, read
+/// as `http://`; an `@` before one makes it an address's domain.
+#[test]
+fn domains_are_found_with_the_option_only() {
+    let full = "http://www.example.org/x?u=example.net/y";
+    assert_eq!(lines(&[], DOMAINS), [full]);
+    assert_eq!(
+        lines(&["--domains"], DOMAINS),
+        [
+            "example.com/αβγ?δ#ε",
+            "deΩ.uk",
+            "example.com:443",
+            "example.com/a_(b)",
+            "普遍适用测试。我爱你",
+            full,
+        ]
+    );
+    assert_eq!(
+        lines(&["--domains", "--emails", "--resolved"], DOMAINS),
+        [
+            "http://example.com/αβγ?δ#ε",
+            "http://deΩ.uk",
+            "http://example.com:443",
+            "http://example.com/a_(b)",
+            "http://普遍适用测试。我爱你",
+            "mailto:joe@example.org",
+            full,
+        ]
+    );
+    let hits = json(&["--domains", "--json"], DOMAINS);
+    assert_eq!(hits[0]["abbreviated"], "domain");
+    assert_eq!(hits[0]["resolved"], "http://example.com/αβγ?δ#ε");
+    let start = hits[0]["start"].as_u64().unwrap() as usize;
+    let end = hits[0]["end"].as_u64().unwrap() as usize;
+    assert_eq!(&DOMAINS[start..end], "example.com/αβγ?δ#ε");
+    // With --abbreviated too, `www.` and `ftp.` hosts keep their kind.
+    let hits = json(
+        &["--domains", "--abbreviated", "--json"],
+        "www.example.com ftp.example.org example.net\n",
+    );
+    let kinds: Vec<(&Value, &Value)> =
+        hits.iter().map(|h| (&h["resolved"], &h["abbreviated"])).collect();
+    assert_eq!(
+        kinds,
+        [
+            (&"http://www.example.com".into(), &"www".into()),
+            (&"ftp://ftp.example.org".into(), &"ftp".into()),
+            (&"http://example.net".into(), &"domain".into()),
+        ]
+    );
+}
+
 /// The same hits however the input is cut into chunks and batches.
 #[test]
 fn abbreviated_forms_do_not_depend_on_chunking() {
@@ -305,6 +427,23 @@ fn abbreviated_forms_do_not_depend_on_chunking() {
     let run = |chunk: usize, batch: usize| {
         Extractor::builder()
             .abbreviated(true)
+            .emails(true)
+            .line_numbers(true)
+            .chunk_size(chunk)
+            .batch_size(batch)
+            .build()
+            .unwrap()
+            .find(text.as_bytes())
+    };
+    let whole = run(1 << 20, 1 << 20);
+    assert_eq!(whole.len(), 40 * 7);
+    for (chunk, batch) in [(1, 1), (7, 13), (64, 64), (333, 1000)] {
+        assert_eq!(run(chunk, batch), whole, "chunk {chunk} batch {batch}");
+    }
+    let text = DOMAINS.repeat(40);
+    let run = |chunk: usize, batch: usize| {
+        Extractor::builder()
+            .domains(true)
             .emails(true)
             .line_numbers(true)
             .chunk_size(chunk)
@@ -408,12 +547,21 @@ mod abbrev_chunking {
         "Message-ID: <",
         "-\n ",
         "hxxp://b[.]example/",
+        "。",
+        "我爱你",
+        "αβγ",
+        "--",
+        "?q=(",
+        "#a:~:",
+        "<URL:",
+        "Email:",
     ];
 
     fn run(text: &[u8], chunk: usize, batch: usize) -> Vec<urlx::Hit> {
         Extractor::builder()
             .abbreviated(true)
             .emails(true)
+            .domains(true)
             .refang(true)
             .line_numbers(true)
             .max_url_len(64)
@@ -426,8 +574,8 @@ mod abbrev_chunking {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
-        /// With abbreviated forms, addresses and refanging on, the output
-        /// still does not depend on how the input is cut.
+        /// With abbreviated forms, domains, addresses and refanging on,
+        /// the output still does not depend on how the input is cut.
         #[test]
         fn same_for_every_chunking(
             v in prop::collection::vec(prop::sample::select(PIECES), 0..60),

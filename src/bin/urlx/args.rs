@@ -95,9 +95,18 @@ pub struct Args {
 
     /// Also find e-mail addresses written without mailto:, as mailto:
     /// URLs (same rules as --abbreviated; message IDs are not taken for
-    /// addresses).
+    /// addresses). The local part may hold the letters of every script
+    /// (UTS #58).
     #[arg(long)]
     pub emails: bool,
+
+    /// Also find bare domain names such as example.com/path, read as
+    /// http:// (UTS #58): the host must end in a public suffix, the
+    /// path, query and fragment end as UTS #58 ends them. Printed as
+    /// written; the http:// URL with --resolved and in JSON
+    /// ("abbreviated": "domain").
+    #[arg(long)]
+    pub domains: bool,
 
     /// Read defanged URLs (hxxp://, hxxps://, fxp://, example[.]com,
     /// http[:]//, hxxps[://], evil\.com, [/], [at]) as the URLs they

@@ -157,6 +157,7 @@ fn run(args: Args) -> anyhow::Result<u8> {
         .line_buffered(args.line_buffered)
         .abbreviated(args.abbreviated)
         .emails(args.emails)
+        .domains(args.domains)
         .refang(args.refang);
     // For profiling (README, How it works): fix the trigger search.
     let search = match std::env::var("URLX_SCAN").as_deref() {
