@@ -195,7 +195,7 @@ use crate::data::psl::has_public_suffix;
 use crate::data::uts58::{LinkTerm, link_bracket, link_email, link_term};
 use crate::delimit::{
     Brackets, Open, Step, char_at, char_before, is_unicode_stop, plain_run,
-    trim_trailing,
+    trim_trailing, uuencoded_line,
 };
 
 /// Bytes before `from` that [`scan`] may read.
@@ -1011,38 +1011,6 @@ fn like_a_host(host: &[u8]) -> bool {
     let newsgroup = two && USENET.contains(&first.as_str());
     let file = two && FILES.contains(&last.to_ascii_lowercase().as_str());
     !(number || underscore || reverse || title || newsgroup || file)
-}
-
-/// Rule 11: whether the host `hay[s..e]`, which holds no lowercase
-/// letter, lies on a line of uuencoded data (POSIX uuencode: a length
-/// character, then four characters from space to `` ` `` for every
-/// three bytes), as urlx's `delimit` rule 1 reads a scheme there.
-fn uuencoded_line(hay: &[u8], s: usize, e: usize) -> bool {
-    if hay.get(s..e).is_none_or(|h| h.iter().any(u8::is_ascii_lowercase)) {
-        return false;
-    }
-    let floor = s.saturating_sub(62);
-    let Some(nl) =
-        memchr::memrchr(b'\n', hay.get(floor..s).unwrap_or_default())
-    else {
-        return false;
-    };
-    let line_start = floor + nl + 1;
-    let ceil = hay.len().min(line_start + 64);
-    let rest = hay.get(e..ceil).unwrap_or_default();
-    let Some(mut line_end) = memchr::memchr(b'\n', rest).map(|p| e + p) else {
-        return false;
-    };
-    if hay.get(line_end.wrapping_sub(1)) == Some(&b'\r') {
-        line_end -= 1;
-    }
-    let line = hay.get(line_start..line_end).unwrap_or_default();
-    let Some(&len_char) = line.first() else { return false };
-    let n = usize::from(len_char.wrapping_sub(b' ') & 63);
-    let want = 1 + n.div_ceil(3) * 4;
-    n > 0
-        && (line.len() == want || line.len() == want + 1)
-        && line.iter().all(|&b| (b' '..=b'`').contains(&b))
 }
 
 /// Rule 12: the first `--` in `hay[from..e]` that is not the third and

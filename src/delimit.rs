@@ -539,27 +539,31 @@ fn quoted_value(
     })
 }
 
-/// Rule 1: whether the trigger's line is a line of uuencoded data
-/// (POSIX uuencode: a length character, then four characters from
-/// `` ` `` (0x60) and space to `_` for every three bytes), whose
-/// characters can spell `D://J#(` but never a lowercase letter. Only
-/// looked at when the scheme has no lowercase letter.
-fn uuencoded_line(hay: &[u8], s: usize, colon: usize) -> bool {
-    if hay[s..colon].iter().any(u8::is_ascii_lowercase) {
+/// Rule 1: whether `hay[s..e]` (a scheme, or a host without a scheme),
+/// which holds no lowercase letter, lies on a line of uuencoded data
+/// (POSIX uuencode: a length character, then four characters from space
+/// to `` ` `` for every three bytes), whose characters can spell
+/// `D://J#(` but never a lowercase letter.
+pub(crate) fn uuencoded_line(hay: &[u8], s: usize, e: usize) -> bool {
+    if hay.get(s..e).is_none_or(|h| h.iter().any(u8::is_ascii_lowercase)) {
         return false;
     }
-    let floor = colon.saturating_sub(62);
-    let Some(nl) = memchr::memrchr(b'\n', &hay[floor..colon]) else {
+    let floor = s.saturating_sub(62);
+    let Some(nl) =
+        memchr::memrchr(b'\n', hay.get(floor..s).unwrap_or_default())
+    else {
         return false;
     };
     let line_start = floor + nl + 1;
     let ceil = hay.len().min(line_start + 64);
-    let line_end = memchr::memchr(b'\n', &hay[colon..ceil]).map(|p| colon + p);
-    let Some(mut line_end) = line_end else { return false };
-    if hay[line_end - 1] == b'\r' {
+    let rest = hay.get(e..ceil).unwrap_or_default();
+    let Some(mut line_end) = memchr::memchr(b'\n', rest).map(|p| e + p) else {
+        return false;
+    };
+    if hay.get(line_end.wrapping_sub(1)) == Some(&b'\r') {
         line_end -= 1;
     }
-    let line = &hay[line_start..line_end];
+    let line = hay.get(line_start..line_end).unwrap_or_default();
     let Some(&len_char) = line.first() else { return false };
     let n = usize::from(len_char.wrapping_sub(b' ') & 63);
     let want = 1 + n.div_ceil(3) * 4;

@@ -20,7 +20,8 @@
 //!   break, trailing punctuation (Appendix E of the drafts).
 //! * **validate** parses it into RFC 3986 components and checks them.
 //! * **resolve** gives every hit its absolute form (RFC 3986 section 5).
-//! * Optional, off by default: [`abbrev`] finds `www.` hosts and e-mail
+//! * Optional, off by default: [`abbrev`] finds `www.` hosts, bare
+//!   domain names (UTS #58) and e-mail
 //!   addresses without a scheme, [`refang`] reads defanged URLs; on
 //!   request a hit gives its warnings ([`validate::lint`]), its normal
 //!   and URI forms ([`normalize`]) and a redirector's target ([`unwrap`]).

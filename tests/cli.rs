@@ -471,6 +471,12 @@ mod modes {
         urlx_stdin(&["--domains", "-c"], input).expect_quiet("1\n", 0);
         let help = urlx_stdin(&["--help"], "");
         assert!(help.out().contains("--domains"), "{}", help.out());
+        // JSON gives the components of the URI a bare domain stands for.
+        let hits = urlx_stdin(&["--domains", "--json"], input).json();
+        assert_eq!(hits[0]["url"], "example.com/a");
+        assert_eq!(hits[0]["scheme"], "http");
+        assert_eq!(hits[0]["host"], "example.com");
+        assert_eq!(hits[0]["path"], "/a");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Fuzz target: extraction over arbitrary bytes, read as text and as
 //! mail, with chunk and batch sizes taken from the input, and with the
-//! scheme-less forms (abbreviated URIs, e-mail addresses, refanging) on
+//! scheme-less forms (abbreviated URIs, bare domains, e-mail addresses,
+//! refanging) on
 //! or off; the hits must not depend on how the input is cut nor on which
 //! trigger search finds the colons, and nothing may panic, warnings and
 //! redirector targets included.
@@ -17,8 +18,9 @@ fuzz_target!(|data: &[u8]| {
     let [k, b, f, text @ ..] = data else { return };
     let chunk = usize::from(*k) + 1;
     let batch = usize::from(*b) * 3 + 1;
-    // One byte turns on --abbreviated, --emails and --refang.
+    // One byte turns on --abbreviated, --emails, --refang and --domains.
     let (www, emails, refang) = (f & 1 != 0, f & 2 != 0, f & 4 != 0);
+    let domains = f & 8 != 0;
     for format in [Format::Text, Format::Auto] {
         let build = |cut: bool, search: Option<TriggerSearch>| {
             let mut builder = Extractor::builder();
@@ -29,6 +31,7 @@ fuzz_target!(|data: &[u8]| {
                 .binary(true)
                 .abbreviated(www)
                 .emails(emails)
+                .domains(domains)
                 .refang(refang)
                 .max_url_len(256);
             if cut {

@@ -45,7 +45,13 @@ impl<'b> Object<'b> {
 
 /// Write the JSON object of one hit into `buf`.
 pub(crate) fn hit_object(buf: &mut Vec<u8>, input: &InputInfo, hit: &Hit) {
-    let uri = hit.uri();
+    // The components of the URL as written, but for a form written
+    // without its scheme or defanged, those of the URI it stands for.
+    let stand_in = hit.abbreviated().is_some() || hit.refanged();
+    let uri = match hit.resolved() {
+        Some(r) if stand_in => crate::validate::Uri::parse(r),
+        _ => hit.uri(),
+    };
     // RFC 3987 3.1 and RFC 3986 6.2.2-6.2.3, of the resolved form.
     let (uri_form, normalized) = match hit.resolved() {
         Some(r) => {
