@@ -1611,6 +1611,13 @@ mod tests {
         let s = scan_html("<a href=\"http://d/\"\" x>d</a> \"z\"");
         assert_eq!(values(&s), [("a", "href", "http://d/")]);
         assert_eq!(s.text, "d \"z\"");
+        // A URL after an empty value is attribute names (HTML
+        // 13.2.5.32-33, each `/` ends one): neither a value nor text.
+        let s = scan_html("<body background=\"\"http://h/b.gif\" x=1>b");
+        assert!(values(&s).is_empty());
+        let attrs: Vec<_> = s.attr_texts.iter().map(|a| &a.text).collect();
+        assert!(attrs.iter().all(|t| !t.contains("http")), "{attrs:?}");
+        assert_eq!(s.text, "b");
     }
 
     #[test]
