@@ -674,12 +674,21 @@ fn after_key(hay: &[u8], run: usize, at: usize) -> usize {
 
 /// Rule 7: an SMTP queue or message identifier in angle brackets after
 /// `id` (`with ESMTP id <0GZ1@mail.example>` in a Received field, RFC
-/// 5321 section 4.4), which looks like an address but is none.
+/// 5321 section 4.4), which looks like an address but is none. The
+/// space may be a folded line's whitespace (`id` at a line end, the
+/// identifier on the next line).
 fn after_smtp_id(hay: &[u8], s: usize) -> bool {
-    let Some(before) = s.checked_sub(4).and_then(|b| hay.get(b..s)) else {
+    let Some(lt) = s.checked_sub(1).filter(|&i| hay[i] == b'<') else {
         return false;
     };
-    before.eq_ignore_ascii_case(b"id <")
+    let word_end = hay[..lt]
+        .iter()
+        .rposition(|c| !c.is_ascii_whitespace())
+        .map_or(0, |i| i + 1);
+    word_end < lt
+        && word_end >= 2
+        && hay[word_end - 2..word_end].eq_ignore_ascii_case(b"id")
+        && (word_end == 2 || !hay[word_end - 3].is_ascii_alphanumeric())
 }
 
 /// Rule 6: a character of a local part: Link_Email (UTS #58: the ASCII
@@ -1392,6 +1401,8 @@ mod tests {
         none("In article <1qms3c$37t@news.example.de>, x writes:");
         // Received: ... with ESMTP id <...> (spamassassin nice/005).
         none("with ESMTP id <0GZ100BMXH2CP5@mails.rz.rwth-aachen.de> for");
+        // The identifier on the next line of a folded Received field.
+        none("with ESMTP id\n    <0H3900BC9ANJDV@mta7.example.net> for");
         // Authentication-Results keys (kasan-dev list).
         one(
             "smtp.mailfrom=juntong.deng@outlook.com;",

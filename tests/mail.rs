@@ -633,3 +633,48 @@ fn qp_url_keeps_unencoded_equals() {
         assert_at(&file, found[0], url);
     }
 }
+
+#[test]
+fn header_fields_give_addresses_but_not_message_ids() {
+    // sa-easy_ham-00189: addresses in From, To, Cc and the Received
+    // fields' `for <...>`; msg-ids in In-Reply-To and Message-Id; host
+    // names in the Received fields.
+    let f =
+        sample("mail/sa-easy_ham-00189.b66293957540969a231d2fd09886ee0f.eml");
+    let f = f.display().to_string();
+    let hits = json(&["--emails", "--domains", &f]);
+    let from = |field: &str| -> Vec<&str> {
+        hits.iter()
+            .filter(|h| h["header"] == field)
+            .map(|h| h["url"].as_str().unwrap())
+            .collect()
+    };
+    assert_eq!(from("From"), ["tony@svanstrom.com"]);
+    assert_eq!(
+        from("To"),
+        ["rlfrank-dated-1030938274.aa158a@paradigm-omega.com"]
+    );
+    assert_eq!(
+        from("Cc"),
+        [
+            "zzzz@spamassassin.taint.org",
+            "SpamAssassin-talk@lists.sourceforge.net",
+            "tmda-users@tmda.net"
+        ]
+    );
+    // RFC 5322 3.6.4: a msg-id has an address's form but is none.
+    assert!(from("In-Reply-To").is_empty());
+    assert!(from("Message-Id").is_empty());
+    // Trace fields give addresses, not their relays' host names.
+    let received = from("Received");
+    assert!(received.contains(&"zzzz@spamassassin.taint.org"), "{received:?}");
+    assert!(
+        hits.iter()
+            .filter(|h| h["header"] == "Received")
+            .all(|h| h["abbreviated"] == "email"),
+        "{received:?}"
+    );
+    // Without --emails, no header field gives an address.
+    let plain = json(&[&f]);
+    assert!(plain.iter().all(|h| h["header"].is_null()), "{plain:?}");
+}

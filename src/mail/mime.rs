@@ -640,7 +640,7 @@ impl<'a> Walker<'a> {
             let p = where_(path);
             self.warn(format!("{p}: header {}: {w}", f.name));
         }
-        if !text.contains(':') {
+        if self.opts.skip_fields_without_scheme && !text.contains(':') {
             return;
         }
         let map = map.then(text.len(), &unfold_map);
@@ -2038,7 +2038,12 @@ mod tests {
             .iter()
             .filter(|x| x.source == Source::Header("Subject".into()))
             .collect();
-        assert_eq!(subj.len(), 1, "outer Subject has no ':'");
+        assert_eq!(subj.len(), 2);
+        assert_eq!(
+            (subj[0].part.as_str(), subj[0].text.as_str()),
+            ("", "outer")
+        );
+        let subj = &subj[1..];
         assert_eq!(subj[0].part, "1");
         assert_eq!(subj[0].text, "inner: http://inner.example/");
         assert_eq!(
@@ -2182,7 +2187,7 @@ mod tests {
     fn header_unfolding_map() {
         let raw = b"List-Archive: <http://a.example/x\r\n\ty> ,\r\n <mailto:m@x>\r\nTo: b\r\n\r\n";
         let p = parse(raw);
-        assert_eq!(p.pieces.len(), 2);
+        assert_eq!(p.pieces.len(), 3, "List-Archive, To, the body");
         let h = &p.pieces[0];
         assert_eq!(h.source, Source::Header("List-Archive".into()));
         assert_eq!(h.text, "<http://a.example/x\ty> , <mailto:m@x>");

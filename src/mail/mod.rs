@@ -25,6 +25,70 @@ use crate::pipeline::Extractor;
 
 use self::mbox::Message;
 
+/// Whether header field `name` gives abbreviated URIs, bare domain
+/// names or e-mail addresses of `kind` (URLs with a scheme come from
+/// every field but `Content-Class`).
+///
+/// - A msg-id (RFC 5322 3.6.4; `Content-ID`, RFC 2045 7) has the form of
+///   an address but names a message or a part: none from `Message-ID`,
+///   `In-Reply-To`, `References` and their kin.
+/// - Trace and authentication fields (`Received`, RFC 5322 3.6.7;
+///   `Authentication-Results`, RFC 8601; `DKIM-Signature`, RFC 6376;
+///   `ARC-*`, RFC 8617; `Received-SPF`, RFC 7208; `List-Id`, RFC 2919)
+///   name relays, signers and lists: e-mail addresses only (`for
+///   <joe@example.com>`).
+/// - Bare domain names come only from fields whose value is text a
+///   person wrote (`Subject`, `Comments`, `Keywords`, RFC 5322 3.6.5;
+///   `Content-Description`, RFC 2045 8; `Organization`, RFC 5536 3.2.8;
+///   and Microsoft's `Thread-Topic`): everywhere else a field's syntax
+///   gives host names (`X-Mailer`, `X-Originating-IP`, ...) that
+///   nobody wrote as links.
+/// - Every other field gives `www.` and `ftp.` forms and addresses
+///   (`From`, `To`, `Cc`, `Reply-To`, `X-URL`, ...).
+fn header_gives(name: &str, kind: crate::abbrev::Kind) -> bool {
+    use crate::abbrev::Kind;
+    let is =
+        |names: &[&str]| names.iter().any(|n| n.eq_ignore_ascii_case(name));
+    const MSG_ID: &[&str] = &[
+        "Message-ID",
+        "In-Reply-To",
+        "References",
+        "Resent-Message-ID",
+        "Content-ID",
+        "Original-Message-ID",
+        "Supersedes",
+        "X-Message-ID",
+    ];
+    const TRACE: &[&str] = &[
+        "Received",
+        "X-Received",
+        "Authentication-Results",
+        "ARC-Authentication-Results",
+        "ARC-Message-Signature",
+        "ARC-Seal",
+        "DKIM-Signature",
+        "DomainKey-Signature",
+        "Received-SPF",
+        "List-Id",
+    ];
+    const TEXT: &[&str] = &[
+        "Subject",
+        "Comments",
+        "Keywords",
+        "Content-Description",
+        "Organization",
+        "Thread-Topic",
+    ];
+    if is(MSG_ID) {
+        return false;
+    }
+    match kind {
+        Kind::Email => true,
+        Kind::Www | Kind::Ftp => !is(TRACE),
+        Kind::Domain => is(TEXT),
+    }
+}
+
 /// The format of an input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -229,10 +293,19 @@ pub(crate) fn message_hits(
                     prov.source = Source::Header;
                     prov.header = Some(name.clone());
                 }
+                let field = match &piece.source {
+                    mime::Source::Header(name) => Some(name.as_str()),
+                    _ => None,
+                };
                 let prov = Arc::new(prov);
                 for (c, mut hit) in
                     ex.find_in_buffer(piece.text.as_bytes(), base)
                 {
+                    if let (Some(name), Some((kind, _))) = (field, &c.abbrev)
+                        && !header_gives(name, *kind)
+                    {
+                        continue;
+                    }
                     let (s, e) = (
                         piece.map.raw_offset(c.start),
                         piece.map.raw_offset(c.end),
