@@ -41,3 +41,7 @@ mod uts58_props;
 // UTS #58 LinkDetectionTest.txt through urlx, with the expected
 // differences argued.
 mod uts58_detection;
+// WHATWG URL web-platform-tests vectors through validate, resolve and
+// normalize, with the expected differences argued by class; the
+// component split of WHATWG's hrefs.
+mod whatwg_url;
