@@ -17,7 +17,13 @@ use crate::validate::{Component, Uri, pct_decode};
 /// * A host (reg-name, not an IP-literal) with non-ASCII characters is
 ///   converted to an IDNA A-label name (`例え.jp` becomes
 ///   `xn--r8jz45g.jp`), as 3.1 allows "for schemes known to use domain
-///   names" and RFC 3986 3.2.2 recommends; percent-escapes in it are
+///   names" and RFC 3986 3.2.2 recommends: the server-based schemes
+///   whose host must not be empty ([`crate::validate::scheme_requires_host`]),
+///   `file`, `ldap`, `ldaps`, `imap`, `pop`, `nfs`, `rsync`, `smb`, and a
+///   reference without a scheme (whose base is most often `http`). For
+///   any other scheme the host is percent-encoded as the rest is
+///   (`sc://ñ` gives `sc://%C3%B1`). Percent-escapes in a host to
+///   convert are
 ///   decoded first when they form UTF-8. The conversion is UTS 46
 ///   ToASCII (non-transitional, so `ß` stays `ß` and gives `xn--zca`,
 ///   where IDNA 2003 gave `ss`) with the checks RFC 3987 asks of RFC 3490
@@ -47,8 +53,17 @@ pub fn to_uri(iri: &str) -> Result<Cow<'_, str>, Cow<'_, str>> {
     };
     encode_into(&mut out, before.unwrap_or(""));
     if let Some(h) = host.and_then(|r| iri.get(r)) {
+        let dns = uri
+            .range(Component::Scheme)
+            .and_then(|r| iri.get(r))
+            .is_none_or(|s| {
+                crate::validate::scheme_requires_host(s)
+                    || DNS_SCHEMES.iter().any(|d| d.eq_ignore_ascii_case(s))
+            });
         if h.is_ascii() {
             out.push_str(h);
+        } else if !dns {
+            encode_into(&mut out, h);
         } else if let Some(a) = host_to_ascii(h) {
             out.push_str(&a);
         } else {
@@ -61,6 +76,11 @@ pub fn to_uri(iri: &str) -> Result<Cow<'_, str>, Cow<'_, str>> {
     encode_into(&mut out, rest.unwrap_or(""));
     if ok { Ok(Cow::Owned(out)) } else { Err(Cow::Owned(out)) }
 }
+
+/// Schemes whose reg-name is a DNS name, besides those that require a
+/// host (see [`to_uri`]).
+const DNS_SCHEMES: &[&str] =
+    &["file", "ldap", "ldaps", "imap", "pop", "nfs", "rsync", "smb"];
 
 /// RFC 3987 3.1 step 2: appends `s` with each non-ASCII character
 /// replaced by `%HH` triplets of its UTF-8 octets (2.1, 2.2; uppercase
@@ -174,6 +194,14 @@ mod tests {
         assert_eq!(ok("http://例え.jp./"), "http://xn--r8jz45g.jp./");
         // An escaped UTF-8 host next to a raw one is decoded first.
         assert_eq!(ok("http://r%C3%A9sumé.org/"), "http://xn--rsum-bpad.org/");
+    }
+
+    #[test]
+    fn idna_only_for_schemes_with_dns_hosts() {
+        assert_eq!(ok("sc://ñ.test/"), "sc://%C3%B1.test/");
+        assert_eq!(ok("ftp://ñ.test/"), "ftp://xn--ida.test/");
+        assert_eq!(ok("file://ñ.test/x"), "file://xn--ida.test/x");
+        assert_eq!(ok("//ñ.test/"), "//xn--ida.test/");
     }
 
     #[test]
