@@ -90,7 +90,9 @@ pub fn default_port(scheme: &str) -> Option<u16> {
 /// * an empty port, or the scheme's [`default_port`] (compared by value,
 ///   so `:080` counts as 80), is removed with its `:` (6.2.3);
 /// * an empty path with an authority becomes `/` for http, https, ws,
-///   wss and ftp (6.2.3).
+///   wss and ftp (6.2.3);
+/// * the host `localhost` of a `file` URI becomes empty (3.2.2: both
+///   mean the local machine; 6.2.3).
 ///
 /// For an invalid reference only the scheme (when it is made of scheme
 /// characters) is lowercased and hex digits are uppercased: neither can
@@ -134,9 +136,22 @@ fn render<'a>(uri: &Uri<'a>, mode: Mode) -> Cow<'a, str> {
     }
     if let Some(r) = uri.range(Component::Host) {
         w.push(gap(s, at, r.start));
-        // RFC 3986 6.2.2.1: the host is case-insensitive (3.2.2); that
-        // covers the hex digits of an IP-literal too.
-        pct(&mut w, s.get(r.clone()).unwrap_or(""), full, full);
+        let host = s.get(r.clone()).unwrap_or("");
+        let file = scheme.is_some_and(|sc| sc.eq_ignore_ascii_case("file"));
+        if full
+            && file
+            && host.eq_ignore_ascii_case("localhost")
+            && uri.range(Component::Userinfo).is_none()
+            && uri.range(Component::Port).is_none()
+        {
+            // RFC 3986 3.2.2 (and RFC 8089 2): in a file URI, an empty
+            // host and "localhost" both mean the local machine; 6.2.3
+            // normalizes a scheme's default authority to empty.
+        } else {
+            // RFC 3986 6.2.2.1: the host is case-insensitive (3.2.2);
+            // that covers the hex digits of an IP-literal too.
+            pct(&mut w, host, full, full);
+        }
         at = r.end;
     }
     if let Some(r) = uri.range(Component::Port) {
@@ -419,6 +434,15 @@ mod tests {
         // A decoded dot takes part in dot-segment removal.
         assert_eq!(n("http://h/a/%2E%2e/b"), "http://h/b");
         assert_eq!(n("http://h/a/%2E%2e%2Fb"), "http://h/a/..%2Fb");
+    }
+
+    #[test]
+    fn file_localhost_is_the_empty_host() {
+        assert_eq!(n("file://localhost/etc/x"), "file:///etc/x");
+        assert_eq!(n("FILE://LocalHost/x"), "file:///x");
+        assert_eq!(n("file://localhost:1/x"), "file://localhost:1/x");
+        assert_eq!(n("http://localhost/x"), "http://localhost/x");
+        assert_eq!(n("file://server/x"), "file://server/x");
     }
 
     #[test]

@@ -63,7 +63,8 @@ pub struct Args {
     /// Print the normal form of each URL (RFC 3986 6.2.2 and 6.2.3):
     /// scheme and host in lower case, escapes of unreserved characters
     /// decoded and the others in upper case, dot segments removed, the
-    /// default port dropped, an empty http(s) path as "/".
+    /// default port dropped, an empty http(s) path as "/", file://localhost/
+    /// as file:///.
     #[arg(long)]
     pub normalize: bool,
 
