@@ -248,15 +248,21 @@ fn scheme_start(hay: &[u8], colon: usize) -> Option<usize> {
     while s < colon && matches!(hay[s], b'+' | b'-' | b'.') {
         s += 1;
     }
-    // Digits before a registered scheme are text (`%22file://`, a
-    // percent-encoded quote before it).
+    // Digits before a registered scheme are text when the scheme is
+    // followed by `//` or the digits end a percent escape (`%22file://`,
+    // `%22mailto:`, a percent-encoded quote before it). Other digits
+    // glued to a scheme without `//` make a word, not a URL (an HTML id
+    // `m_-1561055cid:70A3E5A1`).
     if s < colon && hay[s].is_ascii_digit() {
         let t = s + hay[s..colon]
             .iter()
             .take_while(|b| b.is_ascii_digit())
             .count();
-        if std::str::from_utf8(&hay[t..colon])
-            .is_ok_and(registry::is_registered)
+        let slashes = hay[colon + 1..].starts_with(b"//");
+        let escape = t - s == 2 && s > 0 && hay[s - 1] == b'%';
+        if (slashes || escape)
+            && std::str::from_utf8(&hay[t..colon])
+                .is_ok_and(registry::is_registered)
         {
             s = t;
         }

@@ -132,6 +132,21 @@ const RULES: &[Case] = &[
         &["http://a.example/x.gif"],
     ),
     (
+        "digits_before_registered_scheme",
+        "a%22file:///etc/x%22 and 2ftp://a.example/f",
+        &["file:///etc/x%22", "ftp://a.example/f"],
+    ),
+    (
+        "percent_escape_before_scheme_without_slashes",
+        "see %22mailto:joe@a.example and",
+        &["mailto:joe@a.example"],
+    ),
+    (
+        "digits_glued_to_scheme_without_slashes",
+        "<span id=\"gmail-m_-156105540658111525cid:70A3E5A1-EF1B\">",
+        &[],
+    ),
+    (
         "compound_scheme_kept",
         "git+https://a.example/r.git",
         &["git+https://a.example/r.git"],
