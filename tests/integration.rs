@@ -41,3 +41,6 @@ mod uts58_props;
 // UTS #58 LinkDetectionTest.txt through urlx, with the expected
 // differences argued.
 mod uts58_detection;
+// Peer suites about links in text and Markdown (linkify-it,
+// markdown-it, cmark-gfm), with the expected differences argued.
+mod peer_markup;
