@@ -981,8 +981,11 @@ fn bare(
 /// after a host do not join it. The host's characters: ASCII letters,
 /// digits, `-._~`, sub-delims, `%`, and `:@[]` of the port, userinfo
 /// and IP literals; non-ASCII letters (UTS #58 Include, not the Latin-1
-/// symbols U+0080 to U+00BF, `×` and `÷`). Line breaks joined after a
-/// hyphen are skipped.
+/// symbols U+0080 to U+00BF, `×` and `÷`), a fullwidth form only where
+/// the ASCII character it stands for may be (UTS 46 maps U+FF01 to
+/// U+FF5E to U+0021 to U+007E, so `｜` is `|` in a host name and ends
+/// it: `｜http://google.com｜bar`). Line breaks joined after a hyphen
+/// are skipped.
 fn authority_end(
     hay: &[u8],
     colon: usize,
@@ -1027,7 +1030,9 @@ fn authority_end(
         match char_at(hay, i) {
             Some((ch, len))
                 if !is_unicode_stop(ch)
-                    && !matches!(ch, '\u{80}'..='\u{BF}' | '×' | '÷') =>
+                    && !matches!(ch, '\u{80}'..='\u{BF}' | '×' | '÷')
+                    && fullwidth_ascii(ch)
+                        .is_none_or(|b| AUTHORITY[usize::from(b)]) =>
             {
                 i += len;
             }
@@ -1035,6 +1040,13 @@ fn authority_end(
         }
     }
     if i < end && !matches!(hay[i], b'/' | b'?' | b'#') { i } else { end }
+}
+
+/// The ASCII character that a fullwidth form (U+FF01 to U+FF5E) stands
+/// for: UTS 46 and NFKC map each to U+0021 to U+007E.
+fn fullwidth_ascii(c: char) -> Option<u8> {
+    let c = u32::from(c);
+    (0xFF01..=0xFF5E).contains(&c).then(|| (c - 0xFEE0) as u8)
 }
 
 /// The ASCII bytes of an authority (RFC 3986 3.2): unreserved, `%`,

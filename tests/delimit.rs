@@ -347,6 +347,14 @@ const RULES: &[Case] = &[
         &["https://de.wikipedia.org/wiki/Straße"],
     ),
     ("iri_host", "http://例え.jp/", &["http://例え.jp/"]),
+    // UTS 46 reads a fullwidth form as its ASCII character: `｜` cannot
+    // be in a host name (linkify-it's asian vertical pipes); in the path
+    // it is UTS #58 Include, as `|` is.
+    (
+        "host_ends_at_fullwidth_pipe",
+        "｜http://google.com｜bar http://a.example/x｜y",
+        &["http://google.com", "http://a.example/x｜y"],
+    ),
     ("trailing_period", "http://a.example/x.", &["http://a.example/x"]),
     ("trailing_many", "http://a.example/x?!.", &["http://a.example/x"]),
     ("trailing_colon", "http://a.example/x:", &["http://a.example/x"]),

@@ -45,3 +45,6 @@ mod uts58_detection;
 // normalize, with the expected differences argued by class; the
 // component split of WHATWG's hrefs.
 mod whatwg_url;
+// Peer suites about links in text and Markdown (linkify-it,
+// markdown-it, cmark-gfm), with the expected differences argued.
+mod peer_markup;
