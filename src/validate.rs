@@ -1167,7 +1167,10 @@ mod tests {
         // 284 octets in the DNS.
         let e50 = "é".repeat(50);
         let long = [e50.as_str(); 5].join(".");
-        assert_eq!(kinds(&format!("http://{long}/")), [ErrorKind::HostTooLong]);
+        assert_eq!(
+            kinds(&format!("http://{long}/")),
+            [ErrorKind::HostTooLong]
+        );
         // The fast path measures labels as the full check does.
         let l63 = "a".repeat(63);
         assert!(quick_check(&format!("http://x.{l63}.com/")).is_some());

@@ -41,3 +41,6 @@ mod uts58_props;
 // UTS #58 LinkDetectionTest.txt through urlx, with the expected
 // differences argued.
 mod uts58_detection;
+// Other URL finders' test suites (twitter-text, robinst/linkify,
+// URLExtract) through urlx, with the expected differences argued.
+mod peer_extractors;
