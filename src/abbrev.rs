@@ -826,6 +826,12 @@ pub(crate) fn domain_at(
     // Rule 12: a host name ending in a public suffix, and none of the
     // names that text holds more often.
     let (s, host_end) = settle(hay, s, run_end, t)?;
+    // The host holds its trigger: a name that ends before it (cut at a
+    // CJK character, rule 4: `example.comてすとtwitter.みんな`) is the
+    // item of an earlier full stop, not of this one.
+    if host_end <= t {
+        return None;
+    }
     if !like_a_host(hay.get(s..host_end)?)
         || hay.get(host_end) == Some(&b'(')
         || uuencoded_line(hay, s, host_end)
@@ -1475,6 +1481,20 @@ mod tests {
         marked("title=⸠example.com⸡ (⸠example.com⸡) '⸠example.com⸡'");
         marked("foo.bar+tag@example.com www.example.com@example.org");
         marked("⸠foo.bar⸡ +tag ⸠example.com⸡'s page");
+    }
+
+    /// Each full stop gives at most the host that holds it: the second
+    /// full stop of `example.comてすとですtwitter.みんなです` lies after
+    /// the name read from the first (`example.com`, cut at the CJK text)
+    /// and gives nothing, so urlx, which tries every full stop on its
+    /// own, reports that name once.
+    #[test]
+    fn a_host_holds_its_trigger() {
+        let text = "example.comてすとですtwitter.みんなです".as_bytes();
+        let stops: Vec<usize> = memchr::memchr_iter(b'.', text).collect();
+        let first = domain_at(text, stops[0], 2048, false).unwrap();
+        assert_eq!((first.start, first.end), (0, 11));
+        assert!(domain_at(text, stops[1], 2048, false).is_none());
     }
 
     /// Rule 12: dotted names that text holds more often than domains.

@@ -1024,6 +1024,10 @@ fn authority_end(
             i += 2; // `\.`, a defanged dot
             continue;
         }
+        if let Some(host) = host_after_userinfo(hay, i, end) {
+            i = host;
+            continue;
+        }
         if hay[i] < 0x80 {
             break;
         }
@@ -1047,6 +1051,25 @@ fn authority_end(
 fn fullwidth_ascii(c: char) -> Option<u8> {
     let c = u32::from(c);
     (0xFF01..=0xFF5E).contains(&c).then(|| (c - 0xFEE0) as u8)
+}
+
+/// Rule 5: a `'` in the userinfo (RFC 3986 3.2.1 allows sub-delims
+/// there) does not end the authority when an `@` and a host follow it
+/// in the authority's bytes: `http://bank.example'@evil.example/` is a
+/// URL of the host `evil.example`, as browsers read it, not the URL
+/// `http://bank.example`. Returns where the host starts. Inside single
+/// quotes the quote ends the URL before this is asked.
+fn host_after_userinfo(hay: &[u8], i: usize, end: usize) -> Option<usize> {
+    if hay[i] != b'\'' {
+        return None;
+    }
+    let run = hay.get(i..end)?;
+    let len = run
+        .iter()
+        .position(|&b| !AUTHORITY[b as usize] && b != b'\'')
+        .unwrap_or(run.len());
+    let at = memchr::memrchr(b'@', &run[..len])?;
+    (at + 1 < len).then_some(i + at + 1)
 }
 
 /// The ASCII bytes of an authority (RFC 3986 3.2): unreserved, `%`,

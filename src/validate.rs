@@ -490,16 +490,18 @@ impl<'a> Uri<'a> {
         // Length limits (RFC 3986 3.2.2: "no more than 255 characters";
         // RFC 2396bis-00 Appendix A hostname: domainlabel of at most 63
         // characters), only for names made of unreserved / pct-encoded
-        // characters, i.e. names meant for DNS.
-        let dns_like = host.bytes().all(|b| is_unreserved(b) || b == b'%');
+        // characters and the letters of IRIs, i.e. names meant for DNS.
+        let dns_like = host
+            .bytes()
+            .all(|b| is_unreserved(b) || b == b'%' || !b.is_ascii());
         if !dns_like {
             return;
         }
         let mut label_start = 0;
-        for label in host.as_bytes().split(|&b| b == b'.') {
-            // The limit is DNS's, in octets (RFC 1034 3.1): `%XX` is one.
-            let escapes = label.iter().filter(|&&b| b == b'%').count();
-            if label.len() - 2 * escapes > 63 {
+        let mut dns_len = 0;
+        for label in host.split('.') {
+            let octets = dns_octets(label);
+            if octets > 63 {
                 errs.push(UriError::new(
                     ErrorKind::LabelTooLong,
                     sp.start + label_start,
@@ -507,8 +509,18 @@ impl<'a> Uri<'a> {
                 break;
             }
             label_start += label.len() + 1;
+            dns_len += octets + 1;
         }
-        if host.len() > 255 {
+        // An IRI's name in the DNS: its labels' A-labels and their dots
+        // (measured when each label fits).
+        let name_len = if host.is_ascii() {
+            host.len()
+        } else if errs.len() > before {
+            0
+        } else {
+            dns_len - 1
+        };
+        if name_len > 255 {
             errs.push(UriError::new(ErrorKind::HostTooLong, sp.start));
         }
     }
@@ -659,6 +671,21 @@ fn check_port(s: &str, sp: Span, errs: &mut Vec<UriError>) {
 }
 
 /// RFC 3986 2.3: unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~".
+/// The octets a reg-name label takes in the DNS, whose limits RFC 3986
+/// 3.2.2 asks names to keep (RFC 1034 3.1: 63 a label): `%XX` is one; a
+/// label with non-ASCII characters (an IRI, RFC 3987 3.1) goes there as
+/// its A-label, `xn--` and the Punycode of its lower-case form (RFC 5890
+/// 2.3.2.1, RFC 3492), which ToASCII refuses above 63 (RFC 3490 4.1
+/// step 8).
+fn dns_octets(label: &str) -> usize {
+    if label.is_ascii() {
+        let escapes = label.bytes().filter(|&b| b == b'%').count();
+        return label.len() - 2 * escapes;
+    }
+    let punycode = idna::punycode::encode_str(&label.to_lowercase());
+    punycode.map_or(usize::MAX, |p| "xn--".len() + p.len())
+}
+
 pub(crate) const fn is_unreserved(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
 }
@@ -1120,6 +1147,30 @@ mod tests {
         assert!(quick_check(&format!("http://{enc}.com/")).is_none());
         let cyr = "%D0%BF".repeat(12);
         assert!(Uri::parse(&format!("http://{cyr}.example/")).is_valid());
+        // A label with non-ASCII letters (an IRI) is measured as its
+        // A-label (RFC 5890 2.3.2.1): 20 `é` make `xn--9caaaaa...` of 27
+        // octets, 257 `あ` one of far more than 63, and 60 distinct CJK
+        // characters one over 63 too.
+        let e20 = "é".repeat(20);
+        assert!(Uri::parse(&format!("http://{e20}.example/")).is_valid());
+        let a257 = "あ".repeat(257);
+        assert_eq!(
+            first(&format!("http://x.{a257}.com/")),
+            Some((ErrorKind::LabelTooLong, 9))
+        );
+        let cjk: String = ('\u{4E00}'..).take(60).collect();
+        assert_eq!(
+            kinds(&format!("http://{cjk}.cn/")),
+            vec![ErrorKind::LabelTooLong]
+        );
+        // Five labels of 50 `é` make A-labels of 4 + 52 octets: a name of
+        // 284 octets in the DNS.
+        let e50 = "é".repeat(50);
+        let long = [e50.as_str(); 5].join(".");
+        assert_eq!(
+            kinds(&format!("http://{long}/")),
+            [ErrorKind::HostTooLong]
+        );
         // The fast path measures labels as the full check does.
         let l63 = "a".repeat(63);
         assert!(quick_check(&format!("http://x.{l63}.com/")).is_some());

@@ -408,6 +408,22 @@ const RULES: &[Case] = &[
         "http://host.example- and more",
         &["http://host.example"],
     ),
+    // A `'` ends the host (`http://host.example's page`), but one in
+    // the userinfo is RFC 3986 3.2.1's: the host follows the `@`.
+    (
+        "apostrophe_after_host_ends_it",
+        "http://host.example's page and 'http://a.example','b@c.example'",
+        &["http://host.example", "http://a.example"],
+    ),
+    (
+        "apostrophe_in_userinfo",
+        "http://bank.example'@evil.example/x and \
+         https://user:!$&'()*+,;=@example.com/",
+        &[
+            "http://bank.example'@evil.example/x",
+            "https://user:!$&'()*+,;=@example.com/",
+        ],
+    ),
     (
         "markdown_emphasis_star",
         "*http://a.example/x*",

@@ -48,3 +48,6 @@ mod whatwg_url;
 // Peer suites about links in text and Markdown (linkify-it,
 // markdown-it, cmark-gfm), with the expected differences argued.
 mod peer_markup;
+// Other URL finders' test suites (twitter-text, robinst/linkify,
+// URLExtract) through urlx, with the expected differences argued.
+mod peer_extractors;
