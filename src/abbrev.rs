@@ -138,8 +138,9 @@
 //! 12. It must be a host name ending in an ICANN public suffix (rule 4),
 //!     with no empty label and no label starting or ending with `-`
 //!     (RFC 1123 section 2.1, RFC 1034 section 3.5; UTS #58 checks the
-//!     same). Trailing full stops and hyphens are not part of it (`see
-//!     example.com.`, a dash after `example.com-`). When the run is no
+//!     same). Trailing full stops, hyphens and underscores are not part of
+//!     it (`see example.com.`, a dash after `example.com-`, emphasis
+//!     after `example.com_`: rule 15). When the run is no
 //!     such host, it is tried up to a `--` (a dash written with two
 //!     hyphens: `example.com--the team`; `--` in the third and fourth
 //!     position of a label, as in `xn--`, is kept), and then between the
@@ -177,6 +178,16 @@
 //!     https); with `Opts::www` too, a host starting with `www.` or
 //!     `ftp.` is [`Kind::Www`] or [`Kind::Ftp`] as in rule 1, with the
 //!     end of rules 12 and 13.
+//!
+//! # Emphasis
+//!
+//! 15. `_` around an item marks emphasis (Markdown, and plain-text mail
+//!     before it: `_example.com_`, `_www.example.com_`,
+//!     `_joe@example.com_`), as `*` does (`delimit` rule 5): a run of
+//!     `_` at a word start before the item is no part of it when a `_`
+//!     directly follows the item's end, which rule 12 leaves out of a
+//!     host name. A name that starts with `_` and is not so closed
+//!     keeps it (`_dmarc.example.com`, RFC 8552).
 //!
 //! # Chunking
 //!
@@ -404,11 +415,23 @@ pub(crate) fn abbreviated_at(
     } else {
         return None;
     };
-    if !word_start(hay, s) {
+    // Rule 15: `_www.example.com_`, a run of `_` at a word start.
+    let open = hay[..s].iter().rev().take_while(|&&b| b == b'_').count();
+    if !word_start(hay, s) && (open == 0 || !word_start(hay, s - open)) {
         return None;
     }
     // Rule 3: delimited as in Appendix E (urlx `delimit` rule 5).
-    let mut end = bare(hay, s, max_len, opener(hay, s))?;
+    let mut end = bare(hay, s, max_len, opener(hay, s - open))?;
+    if open > 0 {
+        let close =
+            hay[s..end].iter().rev().take_while(|&&b| b == b'_').count();
+        end -= close;
+        // `bare` may have left the closing `_` out itself (`delimit`
+        // rule 5, emphasis).
+        if end == s || hay.get(end) != Some(&b'_') {
+            return None;
+        }
+    }
     // Rule 4: the host (RFC 3986 section 3.2.2 reg-name, as DNS name).
     let mut i = s;
     while i < end && hay.get(i).is_some_and(|&b| is_host_byte(b)) {
@@ -446,6 +469,24 @@ pub(crate) fn abbreviated_at(
     }
     let text = std::str::from_utf8(hay.get(s..end)?).ok()?;
     Some(Abbrev { start: s, end, url: format!("{scheme}://{text}"), kind })
+}
+
+/// Rule 15: the number of `_` that open emphasis before an item whose
+/// end is `end`: the run of `_` starting at `s`, when a word starts there
+/// (rule 2) and a `_` follows `end`; 0 otherwise.
+fn emphasis_open(hay: &[u8], s: usize, end: usize) -> usize {
+    let lead = hay
+        .get(s..end)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|&&b| b == b'_')
+        .count();
+    let closed = hay.get(end) == Some(&b'_');
+    if lead > 0 && s + lead < end && closed && word_start(hay, s) {
+        lead
+    } else {
+        0
+    }
 }
 
 /// Rule 2: whether an abbreviated URI may start at `s`.
@@ -563,6 +604,12 @@ pub(crate) fn email_at(
     }
     let (hs, end) = settle(hay, at + 1, d, at + 1)?;
     if hs != at + 1 {
+        return None;
+    }
+    // Rule 15: `_joe@example.com_`.
+    let open = emphasis_open(hay, s, end);
+    let (s, local) = (s + open, &local[open..]);
+    if local.is_empty() || local.starts_with('.') {
         return None;
     }
     let domain = std::str::from_utf8(hay.get(hs..end)?).ok()?;
@@ -826,6 +873,9 @@ pub(crate) fn domain_at(
     // Rule 12: a host name ending in a public suffix, and none of the
     // names that text holds more often.
     let (s, host_end) = settle(hay, s, run_end, t)?;
+    // Rule 15: `_example.com_`.
+    let open = emphasis_open(hay, s, host_end);
+    let mut s = s + open;
     // The host holds its trigger: a name that ends before it (cut at a
     // CJK character, rule 4: `example.comてすとtwitter.みんな`) is the
     // item of an earlier full stop, not of this one.
@@ -850,6 +900,17 @@ pub(crate) fn domain_at(
             return None;
         }
         end = safe;
+        // Rule 15: `_example.com/x_`.
+        let close = hay[host_end..end]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'_')
+            .count();
+        let lead = emphasis_open(hay, s, end - close);
+        if open == 0 && close > 0 && lead > 0 {
+            s += lead;
+            end -= close;
+        }
     }
     let text = std::str::from_utf8(hay.get(s..end)?).ok()?;
     let head = text.get(..4).unwrap_or_default();
@@ -960,7 +1021,7 @@ fn settle(
 fn host_in(hay: &[u8], s: usize, mut e: usize) -> Option<(usize, usize)> {
     while e > s
         && let Some(c) = char_before(hay, e)
-        && (is_full_stop(c) || c == '-')
+        && (is_full_stop(c) || c == '-' || c == '_')
     {
         e -= c.len_utf8();
     }
@@ -1551,6 +1612,17 @@ mod tests {
             domains(&deeper),
             format!("⸠example.com/{}⸡{}x", "(".repeat(16), "(")
         );
+    }
+
+    #[test]
+    fn underscores_around_an_item_are_emphasis() {
+        one("_www.example.com_", "http://www.example.com");
+        one("(_www.example.com/a_b_)", "http://www.example.com/a_b");
+        one("say _joe@example.com_ now", "mailto:joe@example.com");
+        one("joe@example.com_", "mailto:joe@example.com");
+        none("foo_www.example.com_");
+        marked("_⸠example.com⸡_ _⸠example.com/x⸡_ ⸠_dmarc.example.com⸡");
+        marked("__⸠example.org⸡__ x_example.com_");
     }
 
     #[test]

@@ -51,6 +51,7 @@
 //!    line) is joined too.
 
 use crate::abbrev;
+use crate::data::psl::has_public_suffix;
 use crate::data::registry::{self, SchemeSet};
 use crate::data::uts58::{LinkTerm, link_bracket, link_term};
 use crate::hit::{Candidate, Context};
@@ -1031,6 +1032,10 @@ fn authority_end(
         if hay[i] < 0x80 {
             break;
         }
+        if let Some(next) = label_separator(hay, colon + 3, i, end) {
+            i = next;
+            continue;
+        }
         match char_at(hay, i) {
             Some((ch, len))
                 if !is_unicode_stop(ch)
@@ -1044,6 +1049,53 @@ fn authority_end(
         }
     }
     if i < end && !matches!(hay[i], b'/' | b'?' | b'#') { i } else { end }
+}
+
+/// Rule 5: a full stop that UTS 46 maps to `.` (U+3002 IDEOGRAPHIC FULL
+/// STOP, U+FF0E FULLWIDTH FULL STOP, U+FF61 HALFWIDTH IDEOGRAPHIC FULL
+/// STOP; RFC 3490 3.1 calls them label separators) at `hay[i]` inside
+/// the authority that starts at `auth` separates labels of the host when
+/// the host it makes ends in a public suffix, as for a bare domain
+/// (`http://ｇｏｏｇｌｅ．com/x`, `http://普遍适用测试。我爱你/`); otherwise
+/// it is punctuation after the URL (`http://example.com。下一句`, UTS
+/// #58 Link_Term Soft). Returns where the scan goes on.
+fn label_separator(
+    hay: &[u8],
+    auth: usize,
+    i: usize,
+    end: usize,
+) -> Option<usize> {
+    let (c, len) = char_at(hay, i)?;
+    if !matches!(c, '\u{3002}' | '\u{FF0E}' | '\u{FF61}') {
+        return None;
+    }
+    let start =
+        memchr::memrchr(b'@', &hay[auth..i]).map_or(auth, |p| auth + p + 1);
+    let mut j = i + len;
+    while j < end {
+        match hay[j] {
+            b if b.is_ascii_alphanumeric()
+                || matches!(b, b'-' | b'_' | b'.') =>
+            {
+                j += 1;
+            }
+            b if b >= 0x80 => match char_at(hay, j) {
+                Some((ch, n))
+                    if matches!(ch, '\u{3002}' | '\u{FF0E}' | '\u{FF61}')
+                        || !is_unicode_stop(ch)
+                            && fullwidth_ascii(ch).is_none_or(|b| {
+                                b.is_ascii_alphanumeric() || b == b'-'
+                            }) =>
+                {
+                    j += n;
+                }
+                _ => break,
+            },
+            _ => break,
+        }
+    }
+    let host = std::str::from_utf8(&hay[start..j]).ok()?;
+    (j > i + len && has_public_suffix(host)).then_some(i + len)
 }
 
 /// The ASCII character that a fullwidth form (U+FF01 to U+FF5E) stands

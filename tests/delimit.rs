@@ -355,6 +355,22 @@ const RULES: &[Case] = &[
         "｜http://google.com｜bar http://a.example/x｜y",
         &["http://google.com", "http://a.example/x｜y"],
     ),
+    // The full stops UTS 46 maps to `.` separate a host's labels when
+    // the host then ends in a public suffix; otherwise they end the URL.
+    (
+        "host_with_ideographic_full_stops",
+        "http://ｇｏｏｇｌｅ．com/x http://普遍适用测试。我爱你/ http://a｡b.com",
+        &[
+            "http://ｇｏｏｇｌｅ．com/x",
+            "http://普遍适用测试。我爱你/",
+            "http://a｡b.com",
+        ],
+    ),
+    (
+        "ideographic_full_stop_after_host",
+        "见http://example.com。下一句 http://a.example。",
+        &["http://example.com", "http://a.example"],
+    ),
     ("trailing_period", "http://a.example/x.", &["http://a.example/x"]),
     ("trailing_many", "http://a.example/x?!.", &["http://a.example/x"]),
     ("trailing_colon", "http://a.example/x:", &["http://a.example/x"]),
