@@ -2,8 +2,8 @@
 # The accuracy harness on all of the research corpora in ../shared/corpora:
 # mail (the SpamAssassin public corpus tarballs unpacked into a temporary
 # directory), news, text and logs. The peer projects' test suites in
-# peer-tests/ are checked by tests/peer_suites.rs instead: they are test
-# vectors, not text.
+# peer-tests/ are checked by tests/peer_markup.rs, tests/peer_extractors.rs
+# and tests/whatwg_url.rs instead: they are test vectors, not text.
 #
 #   bash tests/accuracy/shared_corpora.sh [--show RULE|all] [SHARED]
 #
