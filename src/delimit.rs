@@ -1025,30 +1025,43 @@ fn authority_end(
             i += 2; // `\.`, a defanged dot
             continue;
         }
-        if let Some(host) = host_after_userinfo(hay, i, end) {
-            i = host;
-            continue;
-        }
-        if hay[i] < 0x80 {
-            break;
-        }
-        if let Some(next) = label_separator(hay, colon + 3, i, end) {
-            i = next;
-            continue;
-        }
-        match char_at(hay, i) {
-            Some((ch, len))
-                if !is_unicode_stop(ch)
-                    && !matches!(ch, '\u{80}'..='\u{BF}' | '×' | '÷')
-                    && fullwidth_ascii(ch)
-                        .is_none_or(|b| AUTHORITY[usize::from(b)]) =>
-            {
-                i += len;
-            }
-            _ => break,
+        let next = match hay[i] {
+            b'\'' => host_after_userinfo(hay, i, end),
+            0x80.. => non_ascii_host_char(hay, colon + 3, i, end),
+            _ => None,
+        };
+        match next {
+            Some(next) => i = next,
+            None => break,
         }
     }
     if i < end && !matches!(hay[i], b'/' | b'?' | b'#') { i } else { end }
+}
+
+/// Rule 5: where the scan of the authority that starts at `auth` goes on
+/// after the non-ASCII character at `hay[i]`, or `None` when the host
+/// ends there (see [`authority_end`]).
+#[inline(never)]
+fn non_ascii_host_char(
+    hay: &[u8],
+    auth: usize,
+    i: usize,
+    end: usize,
+) -> Option<usize> {
+    if let Some(next) = label_separator(hay, auth, i, end) {
+        return Some(next);
+    }
+    match char_at(hay, i) {
+        Some((ch, len))
+            if !is_unicode_stop(ch)
+                && !matches!(ch, '\u{80}'..='\u{BF}' | '×' | '÷')
+                && fullwidth_ascii(ch)
+                    .is_none_or(|b| AUTHORITY[usize::from(b)]) =>
+        {
+            Some(i + len)
+        }
+        _ => None,
+    }
 }
 
 /// Rule 5: a full stop that UTS 46 maps to `.` (U+3002 IDEOGRAPHIC FULL
@@ -1111,10 +1124,8 @@ fn fullwidth_ascii(c: char) -> Option<u8> {
 /// URL of the host `evil.example`, as browsers read it, not the URL
 /// `http://bank.example`. Returns where the host starts. Inside single
 /// quotes the quote ends the URL before this is asked.
+#[inline(never)]
 fn host_after_userinfo(hay: &[u8], i: usize, end: usize) -> Option<usize> {
-    if hay[i] != b'\'' {
-        return None;
-    }
     let run = hay.get(i..end)?;
     let len = run
         .iter()
