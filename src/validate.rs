@@ -594,6 +594,10 @@ pub fn percent_encode_disallowed(s: &str) -> Option<String> {
     let query = uri.query.map(|q| q.start - 1);
     let fragment = uri.fragment.map(|f| f.start - 1);
     let bytes = s.as_bytes();
+    let mask_of = |extra: &[u8]| {
+        extra.iter().fold(CLASS_BASE | DOT, |m, &x| m | class_bit(x))
+    };
+    let (path_mask, tail_mask) = (mask_of(b":@/"), mask_of(b":@/?"));
     let mut i = tail;
     while i < s.len() {
         let b = bytes[i];
@@ -606,10 +610,7 @@ pub fn percent_encode_disallowed(s: &str) -> Option<String> {
         let in_query =
             query.is_some_and(|q| i > q) && fragment.is_none_or(|f| i < f);
         let in_fragment = fragment.is_some_and(|f| i > f);
-        let extra: &[u8] =
-            if in_query || in_fragment { b":@/?" } else { b":@/" };
-        let mask =
-            extra.iter().fold(CLASS_BASE | DOT, |m, &x| m | class_bit(x));
+        let mask = if in_query || in_fragment { tail_mask } else { path_mask };
         if b < 0x80 && CLASS[b as usize] & mask != 0 {
             out.push(b as char);
             i += 1;
