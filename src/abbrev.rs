@@ -184,10 +184,12 @@
 //! 15. `_` around an item marks emphasis (Markdown, and plain-text mail
 //!     before it: `_example.com_`, `_www.example.com_`,
 //!     `_joe@example.com_`), as `*` does (`delimit` rule 5): a run of
-//!     `_` at a word start before the item is no part of it when a `_`
-//!     directly follows the item's end, which rule 12 leaves out of a
-//!     host name. A name that starts with `_` and is not so closed
-//!     keeps it (`_dmarc.example.com`, RFC 8552).
+//!     one to three `_` at a word start before the item, which starts
+//!     with a letter, digit or non-ASCII character, is no part of it
+//!     when a `_` directly follows the item's end, which rule 12 leaves
+//!     out of a host name. A name that starts with `_` and is not so
+//!     closed keeps it (`_dmarc.example.com`, RFC 8552); a label of `_`
+//!     alone or `_` before `-` is no service label and no host name.
 //!
 //! # Chunking
 //!
@@ -416,7 +418,12 @@ pub(crate) fn abbreviated_at(
         return None;
     };
     // Rule 15: `_www.example.com_`, a run of `_` at a word start.
-    let open = hay[..s].iter().rev().take_while(|&&b| b == b'_').count();
+    let open = hay[s.saturating_sub(MAX_EMPHASIS + 1)..s]
+        .iter()
+        .rev()
+        .take_while(|&&b| b == b'_')
+        .count();
+    let open = if open > MAX_EMPHASIS { 0 } else { open };
     if !word_start(hay, s) && (open == 0 || !word_start(hay, s - open)) {
         return None;
     }
@@ -471,6 +478,10 @@ pub(crate) fn abbreviated_at(
     Some(Abbrev { start: s, end, url: format!("{scheme}://{text}"), kind })
 }
 
+/// Rule 15: the longest run of `_` that marks emphasis (`___` is bold
+/// italics in Markdown); a longer run is a line or a form field.
+const MAX_EMPHASIS: usize = 3;
+
 /// Rule 15: the number of `_` that open emphasis before an item whose
 /// end is `end`: the run of `_` starting at `s`, when a word starts there
 /// (rule 2) and a `_` follows `end`; 0 otherwise.
@@ -482,7 +493,17 @@ fn emphasis_open(hay: &[u8], s: usize, end: usize) -> usize {
         .take_while(|&&b| b == b'_')
         .count();
     let closed = hay.get(end) == Some(&b'_');
-    if lead > 0 && s + lead < end && closed && word_start(hay, s) {
+    // The item itself starts with a letter, digit or non-ASCII
+    // character, never with `.` or `-`.
+    let item = hay
+        .get(s + lead)
+        .is_some_and(|&b| b.is_ascii_alphanumeric() || b >= 0x80);
+    if (1..=MAX_EMPHASIS).contains(&lead)
+        && s + lead < end
+        && closed
+        && item
+        && word_start(hay, s)
+    {
         lead
     } else {
         0
@@ -1028,8 +1049,16 @@ fn host_in(hay: &[u8], s: usize, mut e: usize) -> Option<(usize, usize)> {
     let text = std::str::from_utf8(hay.get(s..e)?).ok()?;
     let len = accepted_host(text)?;
     let labels = text.get(..len)?.split(is_full_stop);
-    let ldh =
-        |l: &str| !l.is_empty() && !l.starts_with('-') && !l.ends_with('-');
+    // A service label (RFC 8552 2) is `_` and then a letter or digit
+    // (more `_` before it are emphasis, rule 15).
+    let ldh = |l: &str| {
+        !l.is_empty()
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+            && (!l.starts_with('_')
+                || l.trim_start_matches('_')
+                    .starts_with(|c: char| c.is_ascii_alphanumeric()))
+    };
     labels.into_iter().all(ldh).then_some((s, s + len))
 }
 
@@ -1623,6 +1652,31 @@ mod tests {
         none("foo_www.example.com_");
         marked("_⸠example.com⸡_ _⸠example.com/x⸡_ ⸠_dmarc.example.com⸡");
         marked("__⸠example.org⸡__ x_example.com_");
+        // The item starts with a letter or digit; `_` alone or before `-`
+        // is no service label.
+        marked("_.example.com_ _-example.com_ ⸠_sip._tcp.example.com⸡");
+    }
+
+    /// Rule 15 looks back at most `MAX_EMPHASIS` + 1 bytes for the
+    /// opening `_` of `_www.`, so a window that starts `LOOKBACK` bytes
+    /// before the item sees the same as the whole text.
+    #[test]
+    fn emphasis_look_back_is_bounded() {
+        let opts = Opts { www: true, ..Opts::NONE };
+        for (n, want) in [(300, &[][..]), (3, &["http://www.example.com"][..])]
+        {
+            let text = format!("x {}www.example.com_ y", "_".repeat(n));
+            let www = text.find("www.").unwrap();
+            let run = |from: usize| {
+                let mut out = Vec::new();
+                let hay = &text.as_bytes()[from..];
+                let at = www - from;
+                scan(hay, at, hay.len(), 2048, opts, |a| out.push(a.url));
+                out
+            };
+            assert_eq!(run(0), want, "{n}");
+            assert_eq!(run(www.saturating_sub(LOOKBACK)), want, "{n}");
+        }
     }
 
     #[test]

@@ -260,7 +260,8 @@ fn scheme_start(hay: &[u8], colon: usize) -> Option<usize> {
             .take_while(|b| b.is_ascii_digit())
             .count();
         let slashes = hay[colon + 1..].starts_with(b"//");
-        let escape = t - s == 2 && s > 0 && hay[s - 1] == b'%';
+        // `%22`, or `%2522` encoded twice.
+        let escape = matches!(t - s, 2 | 4) && s > 0 && hay[s - 1] == b'%';
         if (slashes || escape)
             && std::str::from_utf8(&hay[t..colon])
                 .is_ok_and(registry::is_registered)
@@ -1068,10 +1069,12 @@ fn non_ascii_host_char(
 /// STOP, U+FF0E FULLWIDTH FULL STOP, U+FF61 HALFWIDTH IDEOGRAPHIC FULL
 /// STOP; RFC 3490 3.1 calls them label separators) at `hay[i]` inside
 /// the authority that starts at `auth` separates labels of the host when
-/// the host it makes ends in a public suffix, as for a bare domain
+/// the host before it does not end in one (nor is an IPv4 address) and
+/// the host it makes does, as for a bare domain
 /// (`http://ｇｏｏｇｌｅ．com/x`, `http://普遍适用测试。我爱你/`); otherwise
-/// it is punctuation after the URL (`http://example.com。下一句`, UTS
-/// #58 Link_Term Soft). Returns where the scan goes on.
+/// it is punctuation after the URL (`http://example.com。下一句`,
+/// `http://example.com。Google`, UTS #58 Link_Term Soft). Returns where
+/// the scan goes on.
 fn label_separator(
     hay: &[u8],
     auth: usize,
@@ -1084,6 +1087,14 @@ fn label_separator(
     }
     let start =
         memchr::memrchr(b'@', &hay[auth..i]).map_or(auth, |p| auth + p + 1);
+    // A host that is complete before the stop (`http://example.com。Google
+    // 也支持`), or an IPv4 address, ends there.
+    let before = std::str::from_utf8(&hay[start..i]).ok()?;
+    if has_public_suffix(before)
+        || before.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+    {
+        return None;
+    }
     let mut j = i + len;
     while j < end {
         match hay[j] {

@@ -138,8 +138,8 @@ const RULES: &[Case] = &[
     ),
     (
         "percent_escape_before_scheme_without_slashes",
-        "see %22mailto:joe@a.example and",
-        &["mailto:joe@a.example"],
+        "see %22mailto:joe@a.example and %2522cid:abc",
+        &["mailto:joe@a.example", "cid:abc"],
     ),
     (
         "digits_glued_to_scheme_without_slashes",
@@ -368,8 +368,14 @@ const RULES: &[Case] = &[
     ),
     (
         "ideographic_full_stop_after_host",
-        "见http://example.com。下一句 http://a.example。",
-        &["http://example.com", "http://a.example"],
+        "见http://example.com。下一句 http://a.example。 详见http://example.\
+         com。Google 也支持 http://192.168.1.1。com",
+        &[
+            "http://example.com",
+            "http://a.example",
+            "http://example.com",
+            "http://192.168.1.1",
+        ],
     ),
     ("trailing_period", "http://a.example/x.", &["http://a.example/x"]),
     ("trailing_many", "http://a.example/x?!.", &["http://a.example/x"]),
