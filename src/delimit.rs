@@ -677,7 +677,7 @@ fn angle(
             trigger,
             start,
             end: limit,
-            resume: limit,
+            resume: after_run(hay, limit),
             context,
             cleaned: None,
             alternative: None,
@@ -962,17 +962,35 @@ fn bare(
             hyphens.then(|| String::from_utf8(alt).unwrap_or_default()),
         )
     };
+    let resume =
+        if too_long { after_run(hay, end) } else { end.max(colon + 1) };
     Some(Candidate {
         trigger: colon,
         start: s,
         end,
-        resume: end.max(colon + 1),
+        resume,
         context,
         cleaned,
         alternative,
         too_long,
         abbrev: None,
     })
+}
+
+/// Where scanning resumes after a candidate dropped as longer than
+/// `max_len`, from `i` on: past the rest of its run of bytes that are
+/// no whitespace, `<`, `>` or `"`, so that no piece of an over-long URL
+/// (`http://` repeated, a long path holding `http://evil.example/`) is
+/// reported as a URL of its own. The run may go on past `hay`; then the
+/// caller goes on skipping in the text that follows (the pipeline's
+/// merge does).
+pub(crate) fn after_run(hay: &[u8], i: usize) -> usize {
+    let rest = hay.get(i..).unwrap_or_default();
+    let run = rest
+        .iter()
+        .position(|&b| is_ws(b) || matches!(b, b'<' | b'>' | b'"'))
+        .unwrap_or(rest.len());
+    i.min(hay.len()) + run
 }
 
 /// Rule 5 for the authority of a `scheme://` URL (RFC 3986 3.2): it

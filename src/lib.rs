@@ -106,7 +106,7 @@ pub use crate::delimit::OPAQUE_SCHEMES;
 pub use crate::hit::{Context, Decoded, Hit, Provenance, Source};
 pub use crate::pipeline::{
     BuildError, DEFAULT_MAX_URL_LEN, Extractor, ExtractorBuilder, Input,
-    InputInfo, Sink, Summary,
+    InputInfo, MAX_URL_LEN_LIMIT, Sink, Summary,
 };
 pub use crate::validate::Uri;
 

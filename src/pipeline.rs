@@ -30,7 +30,7 @@ use rayon::prelude::*;
 use crate::abbrev;
 use crate::data::registry::SchemeSet;
 use crate::delimit::Rules;
-use crate::delimit::{LOOKAHEAD_SLACK, LOOKBACK};
+use crate::delimit::{LOOKAHEAD_SLACK, LOOKBACK, after_run};
 use crate::feed::{Feeder, FilePart, Item, Names, cut_at_nul, read_at};
 use crate::hit::{Candidate, Context, Hit, Rare, UrlText};
 use crate::mail::mbox::{Framing, Message, Messages};
@@ -44,6 +44,11 @@ use crate::validate::{ErrorKind, Quick, Uri, UriError, quick_check};
 
 /// Default for [`ExtractorBuilder::max_url_len`]: 8192 bytes.
 pub const DEFAULT_MAX_URL_LEN: usize = 8192;
+
+/// The largest [`ExtractorBuilder::max_url_len`]: 16 MiB. Each segment
+/// of input is read with that many bytes after it (a URL that starts in
+/// it is seen whole), so the limit bounds memory too.
+pub const MAX_URL_LEN_LIMIT: usize = 16 << 20;
 
 pub(crate) const DEFAULT_CHUNK: usize = 512 << 10;
 pub(crate) const DEFAULT_BATCH: usize = 4 << 20;
@@ -209,9 +214,9 @@ impl ExtractorBuilder {
 
     /// Candidates longer than this many bytes of input (including
     /// whitespace removed from wrapped URLs) are dropped, and scanning
-    /// resumes after them.
+    /// resumes after them. Taken between 8 and [`MAX_URL_LEN_LIMIT`].
     pub fn max_url_len(&mut self, n: usize) -> &mut Self {
-        self.max_url_len = n.max(8);
+        self.max_url_len = n.clamp(8, MAX_URL_LEN_LIMIT);
         self
     }
 
@@ -639,6 +644,10 @@ impl MergeState {
 struct Carry {
     /// Absolute offset where scanning resumes.
     resume: u64,
+    /// Whether scanning resumes inside the run of a candidate dropped as
+    /// too long, which went on past the end of the last buffer: the rest
+    /// of the run is skipped first ([`crate::delimit::after_run`]).
+    in_long_run: bool,
     /// Line tracking: newlines before `cursor`, last newline before it,
     /// last newline before the current buffer.
     cursor: u64,
@@ -1424,6 +1433,9 @@ impl Extractor {
             accepted = spec;
         } else {
             let mut p = (carry.resume - base) as usize;
+            if carry.in_long_run {
+                p = after_run(&seg.buf, p);
+            }
             let mut spec = Some(spec);
             while p < range.end {
                 let s = spec.as_deref().unwrap_or_default();
@@ -1453,6 +1465,10 @@ impl Extractor {
         if let Some(last) = accepted.iter().map(|s| s.resume).max() {
             carry.resume = carry.resume.max(base + last as u64);
         }
+        // Only a run skipped to the end of the buffer reaches it: any
+        // other candidate ends within the lookahead.
+        carry.in_long_run =
+            !seg.eof && carry.resume >= base + seg.buf.len() as u64;
         accepted
     }
 }

@@ -8,14 +8,28 @@ use urlx::{Extractor, Hit};
 use crate::common::Collect;
 
 fn run(text: &[u8], chunk: usize, batch: usize) -> Vec<Hit> {
+    run_max(text, chunk, batch, 64)
+}
+
+fn run_max(text: &[u8], chunk: usize, batch: usize, max: usize) -> Vec<Hit> {
     Extractor::builder()
         .line_numbers(true)
         .chunk_size(chunk)
         .batch_size(batch)
-        .max_url_len(64)
+        .max_url_len(max)
         .build()
         .unwrap()
         .find(text)
+}
+
+/// Pieces that make runs longer than the URL length limit, with URLs
+/// inside them and short URLs between them.
+const LONG_RUN_PIECES: &[&str] =
+    &["http://", "a/", "xyz", " ", "\n", "http://s.example/", "<", ">"];
+
+fn long_run_strategy() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(LONG_RUN_PIECES), 0..80)
+        .prop_map(|v| v.concat())
 }
 
 const PIECES: &[&str] = &[
@@ -58,6 +72,67 @@ proptest! {
         let whole = run(text.as_bytes(), 1 << 20, 1 << 20);
         let cut = run(text.as_bytes(), chunk, batch);
         prop_assert_eq!(whole, cut);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    /// A candidate dropped as too long is skipped with the rest of its
+    /// run, however far the run goes past the batch it starts in.
+    #[test]
+    fn long_runs_same_for_every_chunking(text in long_run_strategy(), chunk in 1usize..40, batch in 1usize..60) {
+        let whole = run_max(text.as_bytes(), 1 << 20, 1 << 20, 16);
+        let cut = run_max(text.as_bytes(), chunk, batch, 16);
+        prop_assert_eq!(whole, cut);
+    }
+}
+
+/// No piece of a dropped over-long run is reported on its own.
+#[test]
+fn no_tail_of_an_over_long_run() {
+    let long =
+        format!("see {} end http://ok.example/", "http://".repeat(2000));
+    let path = format!(
+        "http://example.com/{}http://evil.example/phish next http://ok.example/",
+        "a/".repeat(60)
+    );
+    // A run far longer than a batch and its lookahead (a stream's first
+    // segment holds 64 KiB).
+    let far = format!(
+        "http://x/{}http://e.x/ and http://ok.example/",
+        "a/".repeat(40_000)
+    );
+    for (chunk, batch) in [(1 << 20, 1 << 22), (7, 100), (64, 100)] {
+        let hits = run_max(far.as_bytes(), chunk, batch, 20);
+        let urls: Vec<&str> = hits.iter().map(|h| h.url()).collect();
+        assert_eq!(urls, ["http://ok.example/"], "{chunk} {batch}");
+        // Streamed from a reader, in segments with their own buffers.
+        let ex = Extractor::builder()
+            .chunk_size(chunk)
+            .batch_size(batch)
+            .max_url_len(20)
+            .build()
+            .unwrap();
+        let mut urls = Vec::new();
+        ex.find_in(far.as_bytes(), |h| {
+            urls.push(h.url().to_string());
+            true
+        })
+        .unwrap();
+        assert_eq!(urls, ["http://ok.example/"], "reader {chunk} {batch}");
+    }
+    for (chunk, batch) in [(1 << 20, 1 << 22), (7, 100), (512, 2048)] {
+        let urls = |hits: Vec<Hit>| -> Vec<String> {
+            hits.iter().map(|h| h.url().to_string()).collect()
+        };
+        assert_eq!(
+            urls(run_max(long.as_bytes(), chunk, batch, 8192)),
+            ["http://ok.example/"]
+        );
+        assert_eq!(
+            urls(run_max(path.as_bytes(), chunk, batch, 100)),
+            ["http://ok.example/"]
+        );
     }
 }
 

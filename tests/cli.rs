@@ -493,6 +493,26 @@ mod modes {
     }
 
     #[test]
+    fn max_url_len_out_of_range_is_refused() {
+        for n in ["18446744073709551615", "16777217", "7", "x"] {
+            let r = urlx_stdin(&["--max-url-len", n], "http://a.example/\n");
+            assert_eq!(r.code, Some(2), "{n}");
+            assert!(r.stderr.contains("from 8 to 16777216"), "{}", r.stderr);
+        }
+        urlx_stdin(&["--max-url-len", "16777216"], "http://a.example/\n")
+            .expect_quiet("http://a.example/\n", 0);
+        // The library clamps: no overflow of the length plus its slack.
+        let ex = urlx::Extractor::builder()
+            .max_url_len(usize::MAX)
+            .chunk_size(7)
+            .build()
+            .unwrap();
+        let hits = ex.find(b"x http://a.example/ y http://b.example/z");
+        let urls: Vec<&str> = hits.iter().map(|h| h.url()).collect();
+        assert_eq!(urls, ["http://a.example/", "http://b.example/z"]);
+    }
+
+    #[test]
     fn max_url_len_counts_the_whitespace_of_wrapped_urls() {
         // `http://a.example/12` is 19 bytes, 21 with the line break.
         let input = "<http://a.example/\n 12>\n";

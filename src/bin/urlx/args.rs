@@ -206,8 +206,13 @@ pub struct Args {
     pub threads: Option<usize>,
 
     /// Drop candidates longer than N bytes of input (whitespace removed
-    /// from wrapped URLs included).
-    #[arg(long, value_name = "N", default_value_t = urlx::DEFAULT_MAX_URL_LEN)]
+    /// from wrapped URLs included); N is 8 to 16777216.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = urlx::DEFAULT_MAX_URL_LEN,
+        value_parser = max_url_len
+    )]
     pub max_url_len: usize,
 }
 
@@ -253,5 +258,14 @@ impl From<FormatArg> for urlx::mail::Format {
             FormatArg::Eml => Format::Eml,
             FormatArg::News => Format::News,
         }
+    }
+}
+
+/// `--max-url-len`: a number from 8 to [`urlx::MAX_URL_LEN_LIMIT`].
+fn max_url_len(text: &str) -> Result<usize, String> {
+    let max = urlx::MAX_URL_LEN_LIMIT;
+    match text.parse::<u64>() {
+        Ok(n) if (8..=max as u64).contains(&n) => Ok(n as usize),
+        Ok(_) | Err(_) => Err(format!("expected a number from 8 to {max}")),
     }
 }
