@@ -214,6 +214,38 @@ mod tests {
         assert!(r.next_segment(8, Vec::new()).unwrap().is_none());
     }
 
+    /// Gives `data`, then fails.
+    struct FailsAfter<'a>(&'a [u8]);
+
+    impl Read for FailsAfter<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(io::Error::other("damaged"));
+            }
+            self.0.read(buf)
+        }
+    }
+
+    #[test]
+    fn bytes_before_an_error_make_the_last_segment() {
+        for line_buffered in [false, true] {
+            let mut r = Roll::new(FailsAfter(b"abcdefghij"), 2, 3)
+                .line_buffered(line_buffered);
+            let mut owned = Vec::new();
+            let mut last = None;
+            while let Some(s) = r.next_segment(4, Vec::new()).unwrap() {
+                owned.extend_from_slice(&s.buf[s.own.clone()]);
+                last = Some(s.eof);
+            }
+            assert_eq!(owned, b"abcdefghij", "{line_buffered}");
+            assert_eq!(last, Some(true));
+            assert_eq!(r.take_error().unwrap().to_string(), "damaged");
+        }
+        // Nothing read: the error comes at once.
+        let mut r = Roll::new(FailsAfter(b""), 2, 3);
+        assert!(r.next_segment(4, Vec::new()).is_err());
+    }
+
     #[test]
     fn every_byte_owned_once() {
         let data: Vec<u8> = (0..1000u32).map(|i| (i % 251) as u8).collect();
