@@ -310,6 +310,9 @@ impl<'a> Feeder<'a> {
                 Ok(Some(mut seg)) => {
                     let first = cur.first;
                     cur.first = false;
+                    // A read error after the last segment is reported
+                    // after it (merged, it ends the input first).
+                    let error = if seg.eof { roll.take_error() } else { None };
                     let binary_at = if self.binary {
                         None
                     } else {
@@ -320,6 +323,9 @@ impl<'a> Feeder<'a> {
                         self.current = None;
                     }
                     batch.push(Item::Data { input, seg, first, binary_at });
+                    if let Some(error) = error {
+                        batch.push(Item::Error { input, error });
+                    }
                     if self.line_buffered {
                         break;
                     }
@@ -363,26 +369,44 @@ pub(crate) fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<usize> {
 
 /// Read up to `n` bytes from the start of `r` (fewer only at its end).
 /// With `one_read`, what one read returns (a live stream must not wait
-/// for more).
+/// for more). A read error after some bytes is left for the reader
+/// returned to give, after those bytes; one before any is returned.
 pub(crate) fn peek<'a>(
     mut r: Box<dyn Read + 'a>,
     n: usize,
     one_read: bool,
 ) -> io::Result<(Vec<u8>, Box<dyn Read + 'a>)> {
     let mut head = Vec::with_capacity(n);
-    if one_read {
+    let read = if one_read {
         head.resize(n, 0);
         let got = loop {
             match r.read(&mut head) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                other => break other?,
+                other => break other,
             }
         };
-        head.truncate(got);
+        head.truncate(*got.as_ref().unwrap_or(&0));
+        got
     } else {
-        (&mut r).take(n as u64).read_to_end(&mut head)?;
+        (&mut r).take(n as u64).read_to_end(&mut head)
+    };
+    match read {
+        Ok(_) => Ok((head, r)),
+        Err(e) if head.is_empty() => Err(e),
+        Err(e) => Ok((head, Box::new(Failed(Some(e))))),
     }
-    Ok((head, r))
+}
+
+/// A reader whose input failed: gives the error once, then an end.
+struct Failed(Option<io::Error>);
+
+impl Read for Failed {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        match self.0.take() {
+            Some(e) => Err(e),
+            None => Ok(0),
+        }
+    }
 }
 
 /// Binary input: a NUL byte in the first [`BINARY_PROBE`] bytes skips

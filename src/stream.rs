@@ -43,6 +43,9 @@ pub(crate) struct Roll<R> {
     lookahead: usize,
     eof: bool,
     line_buffered: bool,
+    /// The read error that ended the input, kept until the segment of
+    /// what was read before it has been handed out.
+    error: Option<io::Error>,
 }
 
 impl<R: Read> Roll<R> {
@@ -56,11 +59,18 @@ impl<R: Read> Roll<R> {
             lookahead,
             eof: false,
             line_buffered: false,
+            error: None,
         }
     }
 
     /// The next segment, owning about `size` bytes; `None` after the one
     /// marked `eof`.
+    ///
+    /// A read error ends the input like its end would: the bytes read
+    /// before it make the last segment (marked `eof`), and the error
+    /// waits in [`Roll::take_error`] (as `zcat | grep` searches what was
+    /// decompressed before reporting a damaged archive). Only an error
+    /// before any byte was read is returned at once.
     ///
     /// `spare` is a buffer to fill (its contents are dropped): passing
     /// back the buffers of finished segments saves the page faults of
@@ -92,10 +102,7 @@ impl<R: Read> Roll<R> {
                 }
                 Ok(_) => {}
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    self.eof = true;
-                    return Err(e);
-                }
+                Err(e) => return self.failed(buf, e),
             }
         }
         let own_end = if eof { buf.len() } else { buf.len() - self.lookahead };
@@ -137,11 +144,32 @@ impl<R: Read> Roll<R> {
                 }
                 Err(e) => {
                     buf.truncate(old);
-                    self.eof = true;
-                    return Err(e);
+                    return self.failed(buf, e);
                 }
             }
         }
+    }
+
+    /// The last segment, of what was read before `error`; the error is
+    /// kept for [`Roll::take_error`], or returned when nothing was read.
+    fn failed(
+        &mut self,
+        buf: Vec<u8>,
+        error: io::Error,
+    ) -> io::Result<Option<Segment>> {
+        self.eof = true;
+        if self.carry_base == 0 && buf.is_empty() {
+            return Err(error);
+        }
+        self.error = Some(error);
+        let end = buf.len();
+        Ok(Some(self.cut(buf, end, true)))
+    }
+
+    /// The read error that ended the input, once its last segment has
+    /// been given.
+    pub fn take_error(&mut self) -> Option<io::Error> {
+        self.error.take()
     }
 
     /// The segment owning `buf[own_start..own_end]`; keep what the next
@@ -184,6 +212,38 @@ mod tests {
         assert_eq!(s2.own, 2..14);
         assert!(s2.eof);
         assert!(r.next_segment(8, Vec::new()).unwrap().is_none());
+    }
+
+    /// Gives `data`, then fails.
+    struct FailsAfter<'a>(&'a [u8]);
+
+    impl Read for FailsAfter<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(io::Error::other("damaged"));
+            }
+            self.0.read(buf)
+        }
+    }
+
+    #[test]
+    fn bytes_before_an_error_make_the_last_segment() {
+        for line_buffered in [false, true] {
+            let mut r = Roll::new(FailsAfter(b"abcdefghij"), 2, 3)
+                .line_buffered(line_buffered);
+            let mut owned = Vec::new();
+            let mut last = None;
+            while let Some(s) = r.next_segment(4, Vec::new()).unwrap() {
+                owned.extend_from_slice(&s.buf[s.own.clone()]);
+                last = Some(s.eof);
+            }
+            assert_eq!(owned, b"abcdefghij", "{line_buffered}");
+            assert_eq!(last, Some(true));
+            assert_eq!(r.take_error().unwrap().to_string(), "damaged");
+        }
+        // Nothing read: the error comes at once.
+        let mut r = Roll::new(FailsAfter(b""), 2, 3);
+        assert!(r.next_segment(4, Vec::new()).is_err());
     }
 
     #[test]

@@ -11,6 +11,9 @@ mod chunking;
 mod cli;
 // Mail and news archives: MIME, provenance, compressed input.
 mod mail;
+// Hostile and damaged compressed input: decoder memory limits, every
+// zstd frame, checksums, text before the damage, error sentences.
+mod compressed;
 // The MIME layer on real messages, and its properties.
 mod mime_props;
 mod mime_samples;

@@ -104,6 +104,8 @@ pub(crate) struct Messages<R> {
     continuing: bool,
     /// Where the pending message ends by its `Content-Length`.
     length: Length,
+    /// The read error that ended the input, given after its messages.
+    error: Option<io::Error>,
 }
 
 /// What is known of the pending message's `Content-Length` end.
@@ -143,6 +145,7 @@ impl<R: Read> Messages<R> {
             max: max.max(1024),
             continuing: false,
             length: Length::Absent,
+            error: None,
         }
     }
 
@@ -155,15 +158,33 @@ impl<R: Read> Messages<R> {
         self.buf.drain(..self.start);
         self.start = 0;
         let limit = READ as u64;
-        let n = self.reader.by_ref().take(limit).read_to_end(&mut self.buf)?;
-        if n == 0 {
+        let before = self.buf.len();
+        let read = self.reader.by_ref().take(limit).read_to_end(&mut self.buf);
+        let n = self.buf.len() - before;
+        if let Err(e) = read {
+            // The bytes read before the error are messages too.
+            self.error = Some(e);
+            self.eof = true;
+        } else if n == 0 {
             self.eof = true;
         }
         Ok(n > 0)
     }
 
-    /// The next message, or `None` at the end of the input.
+    /// The next message, or `None` at the end of the input. A read error
+    /// ends the input as its end would, and is returned after the last
+    /// message read before it.
     pub fn next_message(&mut self) -> io::Result<Option<Message>> {
+        match self.next_read() {
+            Ok(None) => match self.error.take() {
+                Some(e) => Err(e),
+                None => Ok(None),
+            },
+            other => other,
+        }
+    }
+
+    fn next_read(&mut self) -> io::Result<Option<Message>> {
         loop {
             if self.length == Length::Unknown {
                 let pending = &self.buf[self.start..];
