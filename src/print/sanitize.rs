@@ -57,6 +57,24 @@ pub fn escape_for_terminal(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The most characters of a piece of input that a message repeats.
+pub const EXCERPT_CHARS: usize = 100;
+
+/// A piece of input as a warning or an error message repeats it: its
+/// first [`EXCERPT_CHARS`] characters, and when there are more, an
+/// ellipsis and the whole length (`abc… (8388608 bytes)`), escaped by
+/// [`escape_for_terminal`]. A message about hostile input stays one
+/// short, harmless line however long that input is.
+pub fn excerpt(s: &str) -> Cow<'_, str> {
+    match s.char_indices().nth(EXCERPT_CHARS) {
+        None => escape_for_terminal(s),
+        Some((cut, _)) => {
+            let head = escape_for_terminal(&s[..cut]);
+            Cow::Owned(format!("{head}\u{2026} ({} bytes)", s.len()))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,6 +97,18 @@ mod tests {
         assert_eq!(escape_for_terminal("a\u{180E}b"), "a%E1%A0%8Eb");
         assert_eq!(escape_for_terminal("a\u{85}b"), "a%C2%85b");
         assert_eq!(escape_for_terminal("Straße/例え"), "Straße/例え");
+    }
+
+    #[test]
+    fn excerpts() {
+        assert_eq!(excerpt("utf-8"), "utf-8");
+        let exact = "é".repeat(EXCERPT_CHARS);
+        assert_eq!(excerpt(&exact), exact);
+        let long = format!("\u{202E}{}", "x".repeat(8 << 20));
+        assert_eq!(
+            excerpt(&long),
+            format!("%E2%80%AE{}\u{2026} (8388611 bytes)", "x".repeat(99))
+        );
     }
 
     /// `is_unsafe` is exactly the union of the property lists as the
