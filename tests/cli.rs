@@ -932,6 +932,25 @@ mod status {
         r.expect(&format!("urlx {}\n", env!("CARGO_PKG_VERSION")), 0);
     }
 
+    /// A failed write to stderr loses the message, not the run.
+    #[test]
+    fn a_full_stderr_is_no_panic() {
+        let Ok(full) = fs::OpenOptions::new().write(true).open("/dev/full")
+        else {
+            eprintln!("skipped: no /dev/full");
+            return;
+        };
+        for args in [&["--base", "x"][..], &["-j", "x"], &["missing.txt"]] {
+            let out = Command::new(BIN)
+                .args(args)
+                .stdin(Stdio::null())
+                .stderr(full.try_clone().unwrap())
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+        }
+    }
+
     /// A full disk is an error about stdout, with status 2, for help and
     /// version text as for URLs (a closed pipe is not: see `pipe`).
     #[test]

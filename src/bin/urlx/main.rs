@@ -17,6 +17,14 @@ use urlx::{Extractor, Hit, InputInfo, Sink};
 
 use crate::args::{Args, ResolveArgs};
 
+/// A line on stderr. A failed write there is ignored (as ripgrep does):
+/// there is nowhere left to report it, and `eprintln!` would panic.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(io::stderr(), $($arg)*);
+    }};
+}
+
 fn main() -> ExitCode {
     let argv: Vec<_> = std::env::args_os().collect();
     let result = if argv.get(1).is_some_and(|a| a == "resolve") {
@@ -46,7 +54,7 @@ fn report(e: &anyhow::Error) -> ExitCode {
     }
     // Every line escaped: a message may hold pieces of input.
     for line in format!("{e:#}").lines() {
-        eprintln!("urlx: {}", escape_for_terminal(line));
+        note!("urlx: {}", escape_for_terminal(line));
     }
     ExitCode::from(2)
 }
@@ -58,7 +66,7 @@ fn clap_exit(e: &clap::Error) -> ExitCode {
     let text = e.render().to_string();
     if e.use_stderr() {
         for line in text.lines() {
-            eprintln!("{}", escape_for_terminal(line));
+            note!("{}", escape_for_terminal(line));
         }
         return ExitCode::from(2);
     }
@@ -123,7 +131,7 @@ impl<W: Write> Sink for CliSink<W> {
         message: u64,
         text: &str,
     ) -> io::Result<()> {
-        eprintln!(
+        note!(
             "urlx: {}: message {message}: {}",
             escape_for_terminal(&input.name),
             escape_for_terminal(text)
@@ -138,7 +146,7 @@ impl<W: Write> Sink for CliSink<W> {
     ) -> io::Result<()> {
         self.failed = true;
         self.printer.error(input, error)?;
-        eprintln!(
+        note!(
             "urlx: {}: {}",
             escape_for_terminal(&input.name),
             excerpt(&error.to_string())
@@ -155,7 +163,7 @@ impl<W: Write> Sink for CliSink<W> {
         let explicit = self.explicit.borrow();
         if input::was_explicit(&explicit, input.index) {
             let what = if skipped { "skipped" } else { "searched up to it" };
-            eprintln!(
+            note!(
                 "urlx: {}: binary file (NUL byte at offset {offset}), {what}; \
                  use -a to search it",
                 escape_for_terminal(&input.name)
@@ -230,7 +238,7 @@ fn run(args: Args) -> anyhow::Result<u8> {
         for name in urlx::data::registry::SchemeSet::new(&args.scheme).names()
         {
             if !urlx::data::registry::is_registered(name) {
-                eprintln!(
+                note!(
                     "urlx: note: scheme {:?} is not in the IANA registry of {}",
                     excerpt(name),
                     urlx::data::registry::REGISTRY_DATE
@@ -288,7 +296,7 @@ fn run_resolve(args: ResolveArgs) -> anyhow::Result<u8> {
             .into_iter()
             .find(|e| e.kind() != urlx::validate::ErrorKind::MissingHost);
         if let Some(e) = generic {
-            eprintln!("urlx: reference {:?} is invalid: {e}", excerpt(r));
+            note!("urlx: reference {:?} is invalid: {e}", excerpt(r));
             code = 2;
             continue;
         }
