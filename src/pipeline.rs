@@ -289,12 +289,18 @@ impl ExtractorBuilder {
             let uri = Uri::parse(b);
             if !uri.is_absolute() {
                 return Err(BuildError {
-                    message: format!("base URI {b:?} is not absolute"),
+                    message: format!(
+                        "base URI {:?} is not absolute",
+                        crate::print::excerpt(b)
+                    ),
                 });
             }
             if let Some(e) = uri.errors().first() {
                 return Err(BuildError {
-                    message: format!("base URI {b:?} is invalid: {e}"),
+                    message: format!(
+                        "base URI {:?} is invalid: {e}",
+                        crate::print::excerpt(b)
+                    ),
                 });
             }
         }

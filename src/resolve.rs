@@ -45,18 +45,18 @@ impl ResolveError {
 
 impl fmt::Display for ResolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The base is repeated cut short and escaped (it is input).
+        let base = crate::print::excerpt(&self.base);
         match (self.kind, self.cause) {
             (ResolveErrorKind::InvalidBase, Some(e)) => {
-                write!(f, "base URI is invalid: {e}: {}", self.base)
+                write!(f, "base URI is invalid: {e}: {base}")
             }
             (ResolveErrorKind::InvalidBase, None) => {
-                write!(f, "base URI is invalid: {}", self.base)
+                write!(f, "base URI is invalid: {base}")
             }
-            (ResolveErrorKind::NotAbsolute, _) => write!(
-                f,
-                "base URI is not absolute (no scheme): {}",
-                self.base
-            ),
+            (ResolveErrorKind::NotAbsolute, _) => {
+                write!(f, "base URI is not absolute (no scheme): {base}")
+            }
         }
     }
 }

@@ -951,6 +951,61 @@ mod status {
         let r = urlx_stdin(&["--version"], "");
         r.expect(&format!("urlx {}\n", env!("CARGO_PKG_VERSION")), 0);
     }
+
+    /// A failed write to stderr loses the message, not the run.
+    #[test]
+    fn a_full_stderr_is_no_panic() {
+        let Ok(full) = fs::OpenOptions::new().write(true).open("/dev/full")
+        else {
+            eprintln!("skipped: no /dev/full");
+            return;
+        };
+        for args in [&["--base", "x"][..], &["-j", "x"], &["missing.txt"]] {
+            let out = Command::new(BIN)
+                .args(args)
+                .stdin(Stdio::null())
+                .stderr(full.try_clone().unwrap())
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+        }
+    }
+
+    /// A full disk is an error about stdout, with status 2, for help and
+    /// version text as for URLs (a closed pipe is not: see `pipe`).
+    #[test]
+    fn a_write_error_on_stdout_is_reported() {
+        let Ok(full) = fs::OpenOptions::new().write(true).open("/dev/full")
+        else {
+            eprintln!("skipped: no /dev/full");
+            return;
+        };
+        let d = abc();
+        let runs: [&[&str]; 6] = [
+            &["--help"],
+            &["--version"],
+            &["resolve", "--help"],
+            &["a.txt"],
+            &["--json", "a.txt"],
+            &["resolve", "--base", "http://a/", "b"],
+        ];
+        for args in runs {
+            let out = Command::new(BIN)
+                .args(args)
+                .current_dir(d.path())
+                .stdin(Stdio::null())
+                .stdout(full.try_clone().unwrap())
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+            assert!(
+                stderr.starts_with("urlx: cannot write to stdout: "),
+                "{args:?}: {stderr}"
+            );
+            assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        }
+    }
 }
 
 mod resolve {
@@ -1284,6 +1339,66 @@ mod safety {
         }
         urlx_at(d.path(), &["-H", name])
             .expect_quiet("a%E2%80%AEb.txt:http://c.example/\n", 0);
+    }
+
+    /// Redirector targets are decoded from the wrapper's query, so they
+    /// hold what the wrapper only had percent-encoded.
+    #[test]
+    fn unwrapped_targets_are_escaped() {
+        let input = "\
+            https://www.google.com/url?q=https://e.example/%E2%80%AEgpj.exe&sa=D\n\
+            https://nam01.safelinks.protection.outlook.com/?url=https%3A%2F%2F\
+            a.example%2F%E2%81%A6x%E2%80%8By%EF%BB%BFz%C2%85w%D8%9Cv&data=1\n\
+            https://urldefense.proofpoint.com/v2/url?u=https-3A__a.example_x-E2-80-AEy&d=1\n";
+        let r = urlx_stdin(&["--unwrap"], input);
+        r.expect_quiet(
+            "https://e.example/%E2%80%AEgpj.exe\n\
+             https://a.example/%E2%81%A6x%E2%80%8By%EF%BB%BFz%C2%85w%D8%9Cv\n\
+             https://a.example/x%E2%80%AEy\n",
+            0,
+        );
+        for args in [&["--unwrap", "--json"][..], &["--unwrap", "--hosts"]] {
+            let out = urlx_stdin(args, input).out();
+            for c in ['\u{202E}', '\u{2066}', '\u{200B}', '\u{FEFF}', '\u{85}']
+            {
+                assert!(!out.contains(c), "{args:?}: {out:?}");
+            }
+        }
+        let json = urlx_stdin(&["--json"], input).json();
+        assert_eq!(json[0]["unwrapped"], "https://e.example/\u{202E}gpj.exe");
+    }
+
+    #[test]
+    fn input_in_messages_is_cut_short() {
+        let long = format!("\u{202E}{}", "x".repeat(8 << 20));
+        let mail = format!(
+            "From: a@b.example\nContent-Type: text/plain; charset={long}\n\n\
+             http://a.example/\n"
+        );
+        let r = urlx_stdin(&["--format", "eml"], &mail);
+        r.expect("http://a.example/\n", 0);
+        let cut =
+            format!("%E2%80%AE{}\u{2026} (8388611 bytes)", "x".repeat(99));
+        assert_eq!(
+            r.stderr,
+            format!(
+                "urlx: <stdin>: message 1: unknown charset {cut}, \
+                 read as UTF-8 lossily\n"
+            )
+        );
+        let base = format!("http://a/{}\u{202E}", "x".repeat(300));
+        for args in
+            [&["--base", &base][..], &["resolve", "--base", &base, "x"]]
+        {
+            let r = urlx_stdin(args, "");
+            assert_eq!(r.code, Some(2));
+            assert!(r.stderr.len() < 300, "{:?}", r.stderr);
+            assert!(r.stderr.contains("(312 bytes)"), "{:?}", r.stderr);
+        }
+        // A usage error repeats the argument: escaped too.
+        let r = urlx_stdin(&["-j", "\u{202E}9"], "");
+        r.expect("", 2);
+        assert!(r.stderr.contains("'%E2%80%AE9'"), "{:?}", r.stderr);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Owns the bundled, dated reference data: the IANA URI scheme registry,
-//! the public suffix list and the UTS #58 link properties, each with its
+//! the public suffix list, the UTS #58 link properties and the
+//! characters kept from terminals (UCD properties), each with its
 //! lookup. Where each came from, and how to regenerate it, is in
 //! `src/data/README.md`.
 
@@ -11,3 +12,4 @@ pub mod uts58;
 mod public_suffix;
 mod uri_schemes;
 mod link_props;
+pub(crate) mod terminal_chars;

@@ -25,6 +25,7 @@
 //! which is bounded by [`MimeOptions::max_depth`].
 
 use super::charset::{Charset, convert, feed, to_utf8};
+use crate::print::excerpt;
 use crate::resolve::resolve_str;
 use crate::validate::Uri;
 use encoding_rs::{Decoder, Encoding, UTF_8, WINDOWS_1252};
@@ -555,8 +556,9 @@ impl<'a> Walker<'a> {
                     } else {
                         let w = where_(path);
                         self.warn(format!(
-                            "{w}: invalid Content-Type {main:?}, \
-                             read as text/plain"
+                            "{w}: invalid Content-Type {:?}, \
+                             read as text/plain",
+                            excerpt(&main)
                         ));
                         "text/plain".to_string()
                     };
@@ -638,7 +640,7 @@ impl<'a> Walker<'a> {
         let (text, map, decoded) = decode_words(&bytes, &mut warnings);
         for w in warnings {
             let p = where_(path);
-            self.warn(format!("{p}: header {}: {w}", f.name));
+            self.warn(format!("{p}: header {}: {w}", excerpt(f.name)));
         }
         if self.opts.skip_fields_without_scheme && !text.contains(':') {
             return;
@@ -718,6 +720,7 @@ impl<'a> Walker<'a> {
         let w = where_(path);
         let boundary = info.params.get("boundary").unwrap_or_default();
         if boundary.is_empty() {
+            let ct = excerpt(ct);
             self.warn(format!("{w}: {ct} without boundary, read as text"));
             self.leaf(info, "text/plain", start, end, path, base, true);
             return;
@@ -726,12 +729,14 @@ impl<'a> Walker<'a> {
         let split = split_multipart(body, boundary.as_bytes());
         if split.parts.is_empty() {
             self.warn(format!(
-                "{w}: boundary of {ct} never found, read as text"
+                "{w}: boundary of {} never found, read as text",
+                excerpt(ct)
             ));
             self.leaf(info, "text/plain", start, end, path, base, true);
             return;
         }
         if !split.closed {
+            let ct = excerpt(ct);
             self.warn(format!("{w}: {ct} has no close delimiter"));
         }
         let (s, e) = split.preamble;
@@ -850,7 +855,7 @@ impl<'a> Walker<'a> {
                 // `=3D` in attributes and `=` at line ends.
                 self.warn(format!(
                     "{w}: quoted-printable though declared {:?}, decoded",
-                    if t.is_empty() { "7bit" } else { t }
+                    if t.is_empty() { "7bit".into() } else { excerpt(t) }
                 ));
                 let (bytes, map, _) = decode_qp(body, start);
                 (bytes, map, Decoded::QuotedPrintable)
@@ -858,7 +863,8 @@ impl<'a> Walker<'a> {
             t => {
                 if !matches!(t, "" | "7bit" | "8bit" | "binary") {
                     self.warn(format!(
-                        "{w}: unknown transfer encoding {t:?}, read as is"
+                        "{w}: unknown transfer encoding {:?}, read as is",
+                        excerpt(t)
                     ));
                 }
                 (body.to_vec(), OffsetMap::linear_from(start), Decoded::None)
@@ -872,7 +878,8 @@ impl<'a> Walker<'a> {
                 Some(c) => (c, false),
                 None => {
                     self.warn(format!(
-                        "{w}: unknown charset {l}, read as UTF-8 lossily"
+                        "{w}: unknown charset {}, read as UTF-8 lossily",
+                        excerpt(l)
                     ));
                     (Charset::Whatwg(UTF_8), false)
                 }
@@ -1334,7 +1341,8 @@ fn decode_words(
             None => {
                 let cs = String::from_utf8_lossy(word.charset);
                 warnings.push(format!(
-                    "unknown charset {cs}, read as UTF-8 lossily"
+                    "unknown charset {}, read as UTF-8 lossily",
+                    excerpt(&cs)
                 ));
                 UTF_8
             }
@@ -2154,6 +2162,33 @@ mod tests {
             p.warnings,
             ["message: unknown charset x-foo, read as UTF-8 lossily"]
         );
+    }
+
+    #[test]
+    fn input_in_warnings_is_cut_and_escaped() {
+        let long = format!("\u{202E}{}", "x".repeat(8 << 20));
+        let raw = format!(
+            "Content-Type: text/plain; charset={long}\n\
+             Content-Transfer-Encoding: {long}\n\nhttp://x/\n"
+        );
+        let p = parse(raw.as_bytes());
+        let cut =
+            format!("%E2%80%AE{}\u{2026} (8388611 bytes)", "x".repeat(99));
+        assert_eq!(
+            p.warnings,
+            [
+                format!(
+                    "message: unknown transfer encoding {cut:?}, read as is"
+                ),
+                format!(
+                    "message: unknown charset {cut}, read as UTF-8 lossily"
+                ),
+            ]
+        );
+        // In a header's encoded word too (RFC 2047 section 2).
+        let raw = format!("Subject: =?{}?q?a?=\n\nx\n", "y".repeat(500));
+        let p = parse(raw.as_bytes());
+        assert!(p.warnings.iter().all(|w| w.len() < 200), "{:?}", p.warnings);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! JSON Lines: one object per hit, with the URL, its validity and
 //! errors, its RFC 3986 components, and where it was found.
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use serde_json::{Value, json};
@@ -128,19 +129,21 @@ pub(crate) fn write_hit<W: Write>(
     out.write_all(b"\n")
 }
 
-/// serde_json escapes control characters but writes bidi overrides and
-/// zero-width characters raw; escape them as `\uXXXX` so JSON output is
-/// as safe on a terminal as the plain output, and still exact.
+/// serde_json escapes the C0 controls but writes DEL, the C1 controls,
+/// bidi controls and invisible characters raw; escape them as `\uXXXX`
+/// (a UTF-16 surrogate pair above U+FFFF, RFC 8259 section 7) so JSON
+/// output is as safe on a terminal as the plain output, and still exact.
 pub(crate) fn escape_invisible(json: &str) -> std::borrow::Cow<'_, str> {
-    // Only non-ASCII characters are escaped here: ASCII lines (most)
-    // are checked at vector speed.
-    if json.is_ascii() || !json.chars().any(is_invisible) {
+    // Printable ASCII lines (most) are checked at vector speed.
+    if !json.bytes().any(|b| b >= 0x7F) || !json.chars().any(is_invisible) {
         return std::borrow::Cow::Borrowed(json);
     }
     let mut out = String::with_capacity(json.len() + 12);
     for c in json.chars() {
         if is_invisible(c) {
-            out.push_str(&format!("\\u{:04x}", c as u32));
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                let _ = write!(out, "\\u{unit:04x}");
+            }
         } else {
             out.push(c);
         }
@@ -148,6 +151,29 @@ pub(crate) fn escape_invisible(json: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// An unsafe character that serde_json leaves raw (it escapes all
+/// below U+0020).
 fn is_invisible(c: char) -> bool {
-    super::sanitize::is_unsafe(c) && !c.is_ascii()
+    c >= '\x7f' && super::sanitize::is_unsafe(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invisible_characters_are_escaped() {
+        let line = serde_json::json!({
+            "u": "a\u{7f}b\u{85}c\u{61C}d\u{180E}e\u{E0041}f\u{1b}é"
+        })
+        .to_string();
+        let escaped = escape_invisible(&line);
+        assert_eq!(
+            escaped,
+            r#"{"u":"a\u007fb\u0085c\u061cd\u180ee\udb40\udc41f\u001bé"}"#
+        );
+        // Still the same JSON value.
+        let back: serde_json::Value = serde_json::from_str(&escaped).unwrap();
+        assert_eq!(back.to_string(), line);
+    }
 }

@@ -17,7 +17,7 @@ use crate::validate::Uri;
 mod json;
 mod sanitize;
 
-pub use sanitize::escape_for_terminal;
+pub use sanitize::{EXCERPT_CHARS, escape_for_terminal, excerpt};
 
 /// The shape of the output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -273,7 +273,10 @@ impl<W: Write> Sink for Printer<W> {
                     self.out.write_all(b" ")?;
                 }
                 let text = self.text(hit);
-                if hit.printable {
+                // `printable` vouches for the hit's own text (the URL or
+                // its resolved form), not for a redirector's target nor
+                // for anything computed from it.
+                if hit.printable && matches!(text, Cow::Borrowed(_)) {
                     self.out.write_all(text.as_bytes())?;
                 } else {
                     let text = escape_for_terminal(&text);
@@ -375,6 +378,31 @@ mod tests {
         let names: Vec<&str> =
             out.lines().map(|l| l.split_once("http").unwrap().0).collect();
         assert_eq!(names, ["a:", "a:", "b%1B:", "b:", ":", "a:"]);
+    }
+
+    #[test]
+    fn unwrapped_targets_are_escaped() {
+        // A printable wrapper whose target holds a right-to-left override
+        // and a zero-width space, percent-encoded in the query.
+        let hit = crate::Extractor::builder()
+            .build()
+            .unwrap()
+            .find(b"https://www.google.com/url?q=http://a.example/%E2%80%AEx%E2%80%8By")
+            .remove(0);
+        for opts in [
+            PrintOptions { unwrap: true, ..Default::default() },
+            PrintOptions {
+                unwrap: true,
+                normalize: true,
+                ..Default::default()
+            },
+        ] {
+            let mut p = Printer::new(Vec::new(), opts);
+            let info = InputInfo { index: 0, name: String::new() };
+            p.hit(&info, &hit).unwrap();
+            let out = String::from_utf8(p.into_inner().unwrap()).unwrap();
+            assert_eq!(out, "http://a.example/%E2%80%AEx%E2%80%8By\n");
+        }
     }
 
     #[test]

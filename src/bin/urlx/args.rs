@@ -17,7 +17,8 @@ use clap::{Parser, ValueEnum};
 /// See --format.
 ///
 /// Exit status: 0 if a URL was printed (or counted), 1 if none, 2 if an
-/// error occurred (an input that could not be read, a bad option).
+/// error occurred (an input that could not be read, a bad option, a
+/// failed write to stdout; a closed pipe ends quietly).
 ///
 /// To resolve references instead: urlx resolve --base BASE REF...
 #[derive(Parser, Debug)]

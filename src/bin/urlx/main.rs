@@ -9,29 +9,71 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
-use urlx::print::{Format, PrintOptions, Printer, escape_for_terminal};
+use urlx::print::{
+    Format, PrintOptions, Printer, escape_for_terminal, excerpt,
+};
 use urlx::stages::TriggerSearch;
 use urlx::{Extractor, Hit, InputInfo, Sink};
 
 use crate::args::{Args, ResolveArgs};
 
+/// A line on stderr. A failed write there is ignored (as ripgrep does):
+/// there is nowhere left to report it, and `eprintln!` would panic.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(io::stderr(), $($arg)*);
+    }};
+}
+
 fn main() -> ExitCode {
     let argv: Vec<_> = std::env::args_os().collect();
     let result = if argv.get(1).is_some_and(|a| a == "resolve") {
-        run_resolve(ResolveArgs::parse_from(
+        ResolveArgs::try_parse_from(
             std::iter::once("urlx resolve".into())
                 .chain(argv[2..].iter().cloned()),
-        ))
+        )
+        .map(run_resolve)
     } else {
-        run(Args::parse_from(argv))
+        Args::try_parse_from(argv).map(run)
+    };
+    let result = match result {
+        Ok(result) => result,
+        Err(e) => return clap_exit(&e),
     };
     match result {
         Ok(code) => ExitCode::from(code),
-        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("urlx: {e:#}");
-            ExitCode::from(2)
+        Err(e) => report(&e),
+    }
+}
+
+/// The status for a failed run, after its message: none for a closed
+/// stdout (as ripgrep: `urlx big.txt | head -1` ends quietly, with 0).
+fn report(e: &anyhow::Error) -> ExitCode {
+    if is_broken_pipe(e) {
+        return ExitCode::SUCCESS;
+    }
+    // Every line escaped: a message may hold pieces of input.
+    for line in format!("{e:#}").lines() {
+        note!("urlx: {}", escape_for_terminal(line));
+    }
+    ExitCode::from(2)
+}
+
+/// What clap stopped on: `--help` and `--version` are written to stdout,
+/// checked like any output; a usage error goes to stderr, escaped (it
+/// repeats the argument), with status 2.
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    let text = e.render().to_string();
+    if e.use_stderr() {
+        for line in text.lines() {
+            note!("{}", escape_for_terminal(line));
         }
+        return ExitCode::from(2);
+    }
+    let mut out = Stdout(io::stdout().lock());
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => report(&e.into()),
     }
 }
 
@@ -40,6 +82,26 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
         c.downcast_ref::<io::Error>()
             .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
     })
+}
+
+/// Standard output, whose write errors say that they are about it (kind
+/// kept, so a broken pipe is still recognized).
+struct Stdout<W>(W);
+
+impl<W: Write> Stdout<W> {
+    fn name(e: io::Error) -> io::Error {
+        io::Error::new(e.kind(), format!("cannot write to stdout: {e}"))
+    }
+}
+
+impl<W: Write> Write for Stdout<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf).map_err(Self::name)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush().map_err(Self::name)
+    }
 }
 
 /// The CLI's sink: the library printer, plus messages on stderr for
@@ -69,7 +131,7 @@ impl<W: Write> Sink for CliSink<W> {
         message: u64,
         text: &str,
     ) -> io::Result<()> {
-        eprintln!(
+        note!(
             "urlx: {}: message {message}: {}",
             escape_for_terminal(&input.name),
             escape_for_terminal(text)
@@ -84,7 +146,11 @@ impl<W: Write> Sink for CliSink<W> {
     ) -> io::Result<()> {
         self.failed = true;
         self.printer.error(input, error)?;
-        eprintln!("urlx: {}: {error}", escape_for_terminal(&input.name));
+        note!(
+            "urlx: {}: {}",
+            escape_for_terminal(&input.name),
+            excerpt(&error.to_string())
+        );
         Ok(())
     }
 
@@ -97,7 +163,7 @@ impl<W: Write> Sink for CliSink<W> {
         let explicit = self.explicit.borrow();
         if input::was_explicit(&explicit, input.index) {
             let what = if skipped { "skipped" } else { "searched up to it" };
-            eprintln!(
+            note!(
                 "urlx: {}: binary file (NUL byte at offset {offset}), {what}; \
                  use -a to search it",
                 escape_for_terminal(&input.name)
@@ -172,16 +238,16 @@ fn run(args: Args) -> anyhow::Result<u8> {
         for name in urlx::data::registry::SchemeSet::new(&args.scheme).names()
         {
             if !urlx::data::registry::is_registered(name) {
-                eprintln!(
+                note!(
                     "urlx: note: scheme {:?} is not in the IANA registry of {}",
-                    escape_for_terminal(name),
+                    excerpt(name),
                     urlx::data::registry::REGISTRY_DATE
                 );
             }
         }
     }
     let extractor = builder.build()?;
-    let stdout = io::stdout().lock();
+    let stdout = Stdout(io::stdout().lock());
     let out = io::BufWriter::with_capacity(64 * 1024, stdout);
     let explicit = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     let mut sink = CliSink {
@@ -213,13 +279,13 @@ fn run_resolve(args: ResolveArgs) -> anyhow::Result<u8> {
     if !base.is_absolute() {
         anyhow::bail!(
             "base URI {:?} is not absolute (it has no scheme)",
-            args.base
+            excerpt(&args.base)
         );
     }
     if let Some(e) = base.errors().first() {
-        anyhow::bail!("base URI {:?} is invalid: {e}", args.base);
+        anyhow::bail!("base URI {:?} is invalid: {e}", excerpt(&args.base));
     }
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = io::BufWriter::new(Stdout(io::stdout().lock()));
     let mut code = 0;
     for r in &args.refs {
         let reference = urlx::Uri::parse(r);
@@ -230,10 +296,7 @@ fn run_resolve(args: ResolveArgs) -> anyhow::Result<u8> {
             .into_iter()
             .find(|e| e.kind() != urlx::validate::ErrorKind::MissingHost);
         if let Some(e) = generic {
-            eprintln!(
-                "urlx: reference {:?} is invalid: {e}",
-                escape_for_terminal(r)
-            );
+            note!("urlx: reference {:?} is invalid: {e}", excerpt(r));
             code = 2;
             continue;
         }
