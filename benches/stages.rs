@@ -73,9 +73,10 @@ const PATHOLOGICAL: [(&str, &[u8], Expect); 7] = [
     ("lt", b"<", Expect { hits: 0, valid: 0, last_line: 0 }),
     // Every byte is a trigger.
     ("colon", b":", Expect { hits: 0, valid: 0, last_line: 0 }),
-    // One endless URL: every candidate is longer than max_url_len and
-    // shadows its extent, except the last 1024 bytes, a valid URL.
-    ("http", b"http://", Expect { hits: 1, valid: 1, last_line: 1 }),
+    // One endless URL: the first candidate is longer than max_url_len,
+    // and scanning goes on after its whole run, so no tail of it is a
+    // URL of its own.
+    ("http", b"http://", Expect { hits: 0, valid: 0, last_line: 0 }),
     (
         "url_prefix_unclosed",
         b"<URL:",

@@ -17,7 +17,9 @@ use crate::validate::Uri;
 mod json;
 mod sanitize;
 
-pub use sanitize::{EXCERPT_CHARS, escape_for_terminal, excerpt};
+pub use sanitize::{
+    EXCERPT_CHARS, MESSAGE_CHARS, escape_for_terminal, excerpt, excerpt_to,
+};
 
 /// The shape of the output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

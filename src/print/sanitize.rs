@@ -66,7 +66,17 @@ pub const EXCERPT_CHARS: usize = 100;
 /// [`escape_for_terminal`]. A message about hostile input stays one
 /// short, harmless line however long that input is.
 pub fn excerpt(s: &str) -> Cow<'_, str> {
-    match s.char_indices().nth(EXCERPT_CHARS) {
+    excerpt_to(s, EXCERPT_CHARS)
+}
+
+/// The most characters of an error message from an input's reading
+/// or decoding that is repeated: the message is urlx's own sentence,
+/// with at most a piece of input in it.
+pub const MESSAGE_CHARS: usize = 1000;
+
+/// [`excerpt`] with at most `chars` characters.
+pub fn excerpt_to(s: &str, chars: usize) -> Cow<'_, str> {
+    match s.char_indices().nth(chars) {
         None => escape_for_terminal(s),
         Some((cut, _)) => {
             let head = escape_for_terminal(&s[..cut]);

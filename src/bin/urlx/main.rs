@@ -10,7 +10,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use urlx::print::{
-    Format, PrintOptions, Printer, escape_for_terminal, excerpt,
+    Format, MESSAGE_CHARS, PrintOptions, Printer, escape_for_terminal,
+    excerpt, excerpt_to,
 };
 use urlx::stages::TriggerSearch;
 use urlx::{Extractor, Hit, InputInfo, Sink};
@@ -149,7 +150,7 @@ impl<W: Write> Sink for CliSink<W> {
         note!(
             "urlx: {}: {}",
             escape_for_terminal(&input.name),
-            excerpt(&error.to_string())
+            excerpt_to(&error.to_string(), MESSAGE_CHARS)
         );
         Ok(())
     }
