@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # pathological.sh: whole-process throughput of urlx on 64 MiB of each
-# pathological input of issue 4 (the units of `benches/stages.rs`'
+# pathological input (the units of `benches/stages.rs`'
 # "pathological" group: only `<`, only `:`, `http://` repeated, `<URL:`
 # repeated without `>`, only `(`, a hyphen line break on every line, only
 # `%`) next to the prose input of gen_inputs.py, with hyperfine in
