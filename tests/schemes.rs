@@ -423,11 +423,25 @@ fn domains_are_found_with_the_option_only() {
 /// The same hits however the input is cut into chunks and batches.
 #[test]
 fn abbreviated_forms_do_not_depend_on_chunking() {
-    let text = ABBREV.repeat(40);
+    same_for_every_cut(&ABBREV.repeat(40), 40 * 7, |b| {
+        b.abbreviated(true);
+    });
+    same_for_every_cut(&DOMAINS.repeat(40), 40 * 7, |b| {
+        b.domains(true);
+    });
+}
+
+/// `text` with e-mail addresses and `mode` gives `hits` hits, the same
+/// for every chunk and batch size.
+fn same_for_every_cut(
+    text: &str,
+    hits: usize,
+    mode: impl Fn(&mut urlx::ExtractorBuilder),
+) {
     let run = |chunk: usize, batch: usize| {
-        Extractor::builder()
-            .abbreviated(true)
-            .emails(true)
+        let mut b = Extractor::builder();
+        mode(&mut b);
+        b.emails(true)
             .line_numbers(true)
             .chunk_size(chunk)
             .batch_size(batch)
@@ -436,24 +450,7 @@ fn abbreviated_forms_do_not_depend_on_chunking() {
             .find(text.as_bytes())
     };
     let whole = run(1 << 20, 1 << 20);
-    assert_eq!(whole.len(), 40 * 7);
-    for (chunk, batch) in [(1, 1), (7, 13), (64, 64), (333, 1000)] {
-        assert_eq!(run(chunk, batch), whole, "chunk {chunk} batch {batch}");
-    }
-    let text = DOMAINS.repeat(40);
-    let run = |chunk: usize, batch: usize| {
-        Extractor::builder()
-            .domains(true)
-            .emails(true)
-            .line_numbers(true)
-            .chunk_size(chunk)
-            .batch_size(batch)
-            .build()
-            .unwrap()
-            .find(text.as_bytes())
-    };
-    let whole = run(1 << 20, 1 << 20);
-    assert_eq!(whole.len(), 40 * 7);
+    assert_eq!(whole.len(), hits);
     for (chunk, batch) in [(1, 1), (7, 13), (64, 64), (333, 1000)] {
         assert_eq!(run(chunk, batch), whole, "chunk {chunk} batch {batch}");
     }
