@@ -114,6 +114,11 @@ pub struct Hit {
     /// What most hits do not have; boxed to keep `Hit` small, since hits
     /// are moved through the pipeline by the million.
     pub(crate) rare: Option<Box<Rare>>,
+    /// Where in a mail message or news article the hit was found: shared
+    /// by the hits of one piece of a message (one allocation per piece).
+    /// Not in [`Rare`]: every hit in mail has one, and a box per hit
+    /// would more than double what a message's hits hold.
+    pub(crate) provenance: Option<std::sync::Arc<Provenance>>,
 }
 
 /// The parts of a [`Hit`] that only some hits have.
@@ -128,10 +133,6 @@ pub(crate) struct Rare {
     /// The URL with the characters RFC 3986 does not allow in its path,
     /// query and fragment percent-encoded, when that makes it valid.
     pub repaired: Option<String>,
-    /// Where in a mail message or news article the hit was found: shared
-    /// by the hits of one piece of a message (one allocation per piece,
-    /// not four per hit), and small in a `Rare` that has none.
-    pub provenance: Option<std::sync::Arc<Provenance>>,
     /// An abbreviated URI or e-mail address: what it was read as.
     pub abbrev: Option<crate::abbrev::Kind>,
     /// A defanged URL, read as its refanged form.
@@ -404,7 +405,7 @@ impl Hit {
 
     /// Where in a mail message the hit was found (mail and news input).
     pub fn provenance(&self) -> Option<&Provenance> {
-        self.rare.as_ref()?.provenance.as_deref()
+        self.provenance.as_deref()
     }
 
     /// The resolved absolute form (RFC 3986 section 5): dot segments

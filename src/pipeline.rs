@@ -586,6 +586,8 @@ struct ScannedBatch {
 #[derive(Default)]
 struct JobOut {
     scanned: Vec<Scanned>,
+    /// For messages: their hits, in order.
+    hits: Vec<Hit>,
     /// For messages: the problems met decoding each (by number).
     warnings: Vec<(u64, String)>,
     /// For a file part: the segment read, and where a NUL byte cut it.
@@ -622,7 +624,7 @@ impl MergeState {
         for (number, text) in &out.warnings {
             sink.warning(info, *number, text)?;
         }
-        for hit in out.scanned.into_iter().filter_map(|s| s.hit) {
+        for hit in out.hits {
             if !self.give(info, &hit, sink)? {
                 return Ok(false);
             }
@@ -790,48 +792,75 @@ impl Extractor {
                 std::sync::mpsc::sync_channel::<Vec<Item>>(1);
             let (to_merge, scanned) =
                 std::sync::mpsc::sync_channel::<ScannedBatch>(1);
-            scope.spawn(move || {
+            let scanner = scope.spawn(move || {
                 for b in jobs {
                     if to_merge.send(self.scan_batch(b)).is_err() {
                         break;
                     }
                 }
             });
-            // The size for the next batch, the size `batch` was read
-            // with, and the scanned batch to merge with its own size.
-            let mut size = cfg.batch_size;
-            let mut batch = feeder.batch(size);
-            let mut read_with = size;
-            let mut done: Option<(ScannedBatch, usize)> = None;
-            while !batch.is_empty() || done.is_some() {
-                let scanning = !batch.is_empty();
-                if scanning
-                    && to_scan.send(std::mem::take(&mut batch)).is_err()
-                {
-                    break; // the scanning thread panicked: the scope says so
+            let result = self.overlapped(
+                &mut feeder,
+                &mut state,
+                sink,
+                to_scan,
+                scanned,
+            );
+            // Joined here rather than by the scope: a scope's end waits
+            // for the closure to return, `join` for the thread to exit,
+            // its thread-local destructors (the channel's per-thread
+            // context) run. A caller that checks for leaks as soon as the
+            // search returns (LeakSanitizer in the fuzz targets) sees
+            // none.
+            if let Err(panic) = scanner.join() {
+                std::panic::resume_unwind(panic);
+            }
+            result
+        })
+    }
+
+    /// The loop of a search on several threads: send each batch to the
+    /// scanning thread, merge the one before meanwhile, read the next.
+    /// Dropping the channel ends on return lets the scanning thread end.
+    fn overlapped(
+        &self,
+        feeder: &mut Feeder<'_>,
+        state: &mut MergeState,
+        sink: &mut dyn Sink,
+        to_scan: std::sync::mpsc::SyncSender<Vec<Item>>,
+        scanned: std::sync::mpsc::Receiver<ScannedBatch>,
+    ) -> io::Result<Summary> {
+        let cfg = &self.config;
+        // The size for the next batch, the size `batch` was read with,
+        // and the scanned batch to merge with its own size.
+        let mut size = cfg.batch_size;
+        let mut batch = feeder.batch(size);
+        let mut read_with = size;
+        let mut done: Option<(ScannedBatch, usize)> = None;
+        while !batch.is_empty() || done.is_some() {
+            let scanning = !batch.is_empty();
+            if scanning && to_scan.send(std::mem::take(&mut batch)).is_err() {
+                break; // the scanning thread panicked: the join says so
+            }
+            let sent_with = read_with;
+            if let Some((d, with)) = done.take() {
+                let before = state.summary.hits;
+                if !self.merge_batch(d, feeder, state, sink)? {
+                    return Ok(std::mem::take(&mut state.summary));
                 }
-                let sent_with = read_with;
-                if let Some((d, with)) = done.take() {
-                    // On a stop or an error the scope still joins the
-                    // scanning thread before returning.
-                    let before = state.summary.hits;
-                    if !self.merge_batch(d, &mut feeder, &mut state, sink)? {
-                        return Ok(state.summary);
-                    }
-                    let hits = state.summary.hits - before;
-                    size = next_batch_size(cfg, with, hits);
-                }
-                if scanning {
-                    read_with = size;
-                    batch = feeder.batch(size);
-                    match scanned.recv() {
-                        Ok(d) => done = Some((d, sent_with)),
-                        Err(_) => break, // it panicked: the scope says so
-                    }
+                let hits = state.summary.hits - before;
+                size = next_batch_size(cfg, with, hits);
+            }
+            if scanning {
+                read_with = size;
+                batch = feeder.batch(size);
+                match scanned.recv() {
+                    Ok(d) => done = Some((d, sent_with)),
+                    Err(_) => break, // it panicked: the join says so
                 }
             }
-            Ok(state.summary)
-        })
+        }
+        Ok(std::mem::take(&mut state.summary))
     }
 
     /// Scan every chunk of a batch, every message and every file part,
@@ -884,22 +913,24 @@ impl Extractor {
                 _ => JobOut::default(),
             })
             .collect();
+        // The merge needs a message's hits, not its bytes: free them
+        // while the next batch is scanned.
+        let mut batch = batch;
+        for item in &mut batch {
+            if let Item::Message { msg, .. } = item {
+                msg.raw = Vec::new();
+            }
+        }
         ScannedBatch { batch, jobs, results }
     }
 
     /// Decode one message and add its hits and warnings to `out`.
     fn message_job(&self, msg: &Message, out: &mut JobOut) {
-        let (hits, warnings) =
-            mail::message_hits(self, &self.config.mail, msg);
+        let warnings =
+            mail::message_hits(self, &self.config.mail, msg, &mut out.hits);
         if !warnings.is_empty() && !msg.continuation {
             out.warnings.push((msg.number, warnings.join("; ")));
         }
-        out.scanned.extend(hits.into_iter().map(|hit| Scanned {
-            trigger: 0,
-            resume: 0,
-            start: 0,
-            hit: Some(hit),
-        }));
     }
 
     /// Read a small regular file whole, decide its format and scan it,
@@ -933,8 +964,8 @@ impl Extractor {
                 let scanned = self.scan_chunk(&seg, seg.own.clone());
                 return JobOut {
                     scanned,
-                    warnings: Vec::new(),
                     seg: Some(Ok((seg, binary_at))),
+                    ..JobOut::default()
                 };
             }
         };
@@ -994,8 +1025,8 @@ impl Extractor {
         let scanned = self.scan_chunk(&seg, seg.own.clone());
         JobOut {
             scanned,
-            warnings: Vec::new(),
             seg: Some(Ok((seg, binary_at))),
+            ..JobOut::default()
         }
     }
 
@@ -1246,17 +1277,8 @@ impl Extractor {
     }
 
     /// Validate `text` (RFC 3986) and resolve it against `base` (section
-    /// 5); `None` when its scheme is filtered out. Positions are left 0.
-    pub(crate) fn build_hit(
-        &self,
-        text: &str,
-        base: Option<&str>,
-        context: Context,
-    ) -> Option<Hit> {
-        self.build_hit_with(text, base, context, UrlText::new(text))
-    }
-
-    /// [`Extractor::build_hit`], the URL's text kept in `url`.
+    /// 5), the URL's text kept in `url`; `None` when its scheme is
+    /// filtered out. Positions are left 0.
     fn build_hit_with(
         &self,
         text: &str,
@@ -1289,6 +1311,7 @@ impl Extractor {
                 resolved_is_url: !dots,
                 printable: true,
                 rare,
+                provenance: None,
                 url,
             });
         }
@@ -1343,30 +1366,58 @@ impl Extractor {
             resolved_is_url,
             printable: false,
             rare,
+            provenance: None,
             url,
         })
     }
 
-    /// The candidates in a whole buffer, scanned sequentially (for the
-    /// small texts of mail parts), each with its hit unless it is too
-    /// long or filtered out.
+    /// The hits in a whole buffer, scanned sequentially (for the texts
+    /// of mail pieces), appended to `out`. `keep` sees each hit with its
+    /// candidate first: it places the hit and says whether to keep it.
+    /// The URL of each hit kept is appended to `urls` and the hit's URL
+    /// is that range of it, pending: the caller gives the hits `urls`
+    /// ([`UrlText::attach`]) when it is complete, so that the hits of a
+    /// whole message share one buffer (a message of dense URLs holds its
+    /// hits until they are merged).
     pub(crate) fn find_in_buffer(
         &self,
         text: &[u8],
         base: Option<&str>,
-    ) -> Vec<(Candidate, Hit)> {
-        let mut cands = Vec::new();
-        scan(text, 0, text.len(), &self.rules, |c| cands.push(c));
-        cands
-            .into_iter()
-            .filter(|c| !c.too_long)
-            .filter_map(|c| {
-                let url = c.text(text);
-                let hit =
-                    self.candidate_hit(url, &c, base, UrlText::new(url))?;
-                Some((c, hit))
-            })
-            .collect()
+        urls: &mut String,
+        out: &mut Vec<Hit>,
+        mut keep: impl FnMut(&Candidate, &mut Hit) -> bool,
+    ) {
+        scan(text, 0, text.len(), &self.rules, |c| {
+            if c.too_long {
+                return;
+            }
+            let url = c.text(text);
+            let pending = UrlText::pending(urls.len(), url.len());
+            let Some(mut hit) = self.candidate_hit(url, &c, base, pending)
+            else {
+                return;
+            };
+            if keep(&c, &mut hit) {
+                urls.push_str(url);
+                out.push(hit);
+            }
+        });
+    }
+
+    /// The hit of URL `text` (an HTML attribute's value), validated and
+    /// resolved against `base`, with the URL appended to `urls` and the
+    /// hit's URL pending, as in [`Extractor::find_in_buffer`].
+    pub(crate) fn build_hit_in(
+        &self,
+        text: &str,
+        base: Option<&str>,
+        context: Context,
+        urls: &mut String,
+    ) -> Option<Hit> {
+        let pending = UrlText::pending(urls.len(), text.len());
+        let hit = self.build_hit_with(text, base, context, pending)?;
+        urls.push_str(text);
+        Some(hit)
     }
 
     /// The hit of a delimited candidate whose URL is `text` (kept in
@@ -1379,14 +1430,14 @@ impl Extractor {
         url: UrlText,
     ) -> Option<Hit> {
         if let Some((kind, ref absolute)) = c.abbrev {
-            return self.stand_in_hit(absolute, c.context, url, |r| {
+            return self.stand_in_hit(text, absolute, c.context, url, |r| {
                 r.abbrev = Some(kind);
             });
         }
         if self.config.refang
             && let Some(refanged) = refang::refang(text)
         {
-            return self.stand_in_hit(&refanged, c.context, url, |r| {
+            return self.stand_in_hit(text, &refanged, c.context, url, |r| {
                 r.refanged = true;
             });
         }
@@ -1399,16 +1450,18 @@ impl Extractor {
     }
 
     /// The hit of a URL written in another form (abbreviated, defanged):
-    /// validated and resolved as `absolute`, with `url` as written and
-    /// `absolute` as its resolved form; `mark` records the form.
+    /// validated and resolved as `absolute`, with `written` (kept in
+    /// `url`, which may be a pending range of a shared buffer) as written
+    /// and `absolute` as its resolved form; `mark` records the form.
     fn stand_in_hit(
         &self,
+        written: &str,
         absolute: &str,
         context: Context,
         url: UrlText,
         mark: impl FnOnce(&mut Rare),
     ) -> Option<Hit> {
-        let printable = url.as_str().bytes().all(|b| b.is_ascii_graphic());
+        let printable = written.bytes().all(|b| b.is_ascii_graphic());
         // Built on the written text: validated as `absolute`, which is its
         // resolved form unless dot segments made another.
         let mut hit = self.build_hit_with(absolute, None, context, url)?;

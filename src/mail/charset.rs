@@ -164,7 +164,14 @@ pub(super) fn to_utf8(
             let rest = input.get(i..).unwrap_or(&[]);
             let run = ascii_run(rest);
             if run > 0 {
-                b.push(out.len(), i, true);
+                if run < 16 {
+                    // A few characters between others: in their run.
+                    for k in 0..run {
+                        b.push_char(out.len() + k, i + k, 1, 1);
+                    }
+                } else {
+                    b.push(out.len(), i, true);
+                }
                 // ASCII is UTF-8 as it is: copied whole.
                 out.push_str(std::str::from_utf8(&rest[..run]).unwrap_or(""));
                 i += run;
@@ -180,7 +187,7 @@ pub(super) fn to_utf8(
             false,
         );
         if out.len() > before {
-            b.push(before, start, false);
+            b.push_char(before, start, i + 1 - start, out.len() - before);
             pending = None;
         } else {
             pending = Some(start);
@@ -231,10 +238,10 @@ fn utf16_to_utf8(
     let mut raw = if input.starts_with(bom) { 2 } else { 0 };
     let mut b = MapBuilder::default();
     for (t, c) in text.char_indices() {
-        // ASCII runs advance two bytes a character: one anchor a run.
-        let step = if c.is_ascii() { 2 } else { 0 };
-        b.push_step(t, raw.min(input.len()), step);
-        raw += if u32::from(c) > 0xffff { 4 } else { 2 };
+        // A run of characters of one width is one anchor.
+        let units = if u32::from(c) > 0xffff { 4 } else { 2 };
+        b.push_char(t, raw.min(input.len()), units, c.len_utf8());
+        raw += units;
     }
     b.push(text.len(), input.len(), false);
     (text.into_owned(), b.finish(0), bad)
@@ -506,6 +513,53 @@ fn seven_bit(input: &[u8], cs: Charset) -> (String, OffsetMap, bool, bool) {
 mod tests {
     use super::*;
     use encoding_rs::WINDOWS_1252;
+
+    #[test]
+    fn maps_of_converted_text_are_small_and_exact() {
+        // Every character maps to its own raw byte, in runs of one width
+        // (two-byte é, three-byte €) and in mixed runs alike.
+        let mut raw = Vec::new();
+        for k in 0..3000 {
+            raw.extend_from_slice(match k % 7 {
+                0 | 1 => b"\xe9\x80",
+                2 => b"abc ",
+                3 => b"\xe9\xe9\xe9\xe9",
+                _ => b"\x80",
+            });
+        }
+        let enc = encoding_rs::WINDOWS_1252;
+        let (text, map, _) = to_utf8(&raw, enc, true);
+        for (k, (t, _)) in text.char_indices().enumerate() {
+            assert_eq!(map.raw_offset(t), k, "char {k}");
+            assert_eq!(map.raw_offset(t + 1).min(k), k, "inside char {k}");
+        }
+        assert_eq!(map.raw_offset(text.len()), raw.len());
+        assert!(
+            map.anchor_count() < raw.len() / 100,
+            "{}",
+            map.anchor_count()
+        );
+        // KOI8-R: a line of Cyrillic is one anchor.
+        let (text, map, _) = to_utf8(
+            &[0xf0, 0xd2, 0xc9, 0xd7, 0xc5, 0xd4],
+            encoding_rs::KOI8_R,
+            true,
+        );
+        assert_eq!(text, "Привет");
+        assert_eq!(map.anchor_count(), 1);
+        assert_eq!(map.raw_offset(4), 2);
+        // UTF-16 with characters of one, two and four UTF-8 bytes mixed.
+        let s = "a\u{e9}\u{20ac}\u{1f600}".repeat(500);
+        let raw: Vec<u8> =
+            s.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let (text, map, _) = to_utf8(&raw, encoding_rs::UTF_16LE, true);
+        let mut at = 0;
+        for (t, c) in text.char_indices() {
+            assert_eq!(map.raw_offset(t), at, "{t}");
+            at += 2 * c.len_utf16();
+        }
+        assert!(map.anchor_count() < 20, "{}", map.anchor_count());
+    }
 
     #[test]
     fn charset_maps() {

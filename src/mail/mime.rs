@@ -39,8 +39,10 @@ pub struct MimeOptions {
     /// undecoded `text/plain` (with a warning).
     pub max_depth: usize,
     /// Most MIME entities (the message itself, every part, every
-    /// embedded message) walked in one message; the rest are skipped
-    /// (with a warning).
+    /// embedded message) walked in one message; the rest of each
+    /// multipart and embedded message past the limit is scanned as
+    /// undecoded `text/plain` (with a warning), a piece whose part is the
+    /// multipart's path and `rest`.
     pub max_parts: usize,
     /// Scan non-text parts (images, `application/*`, ...) too, read as
     /// UTF-8 lossily after their transfer encoding is undone.
@@ -93,7 +95,7 @@ pub enum Source {
 }
 
 /// Which transfer encoding was undone to get a piece's text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Decoded {
     /// None: 7bit, 8bit, binary, or no `Content-Transfer-Encoding`; for
     /// a header, no RFC 2047 encoded word.
@@ -109,27 +111,54 @@ pub enum Decoded {
 ///
 /// Stored compactly as a sorted list of anchors: from an anchor's text
 /// offset on, offsets either advance with the raw offsets (a run copied
-/// unchanged), advance two raw bytes for each text byte (ASCII in
-/// UTF-16), or all map to one raw offset (a decoded character, an
-/// encoded word, a base64 part).
+/// unchanged), advance in characters of one width (two raw bytes for
+/// each ASCII character in UTF-16, three for each quoted-printable
+/// escape of ASCII, one raw byte for each two-byte character of a
+/// single-byte charset), all map to one raw offset (an encoded word, a
+/// base64 part), or follow a run of characters of mixed widths, one
+/// byte each in a side table (text converted from a charset). Its size
+/// is at most about one byte per character converted, whatever the
+/// text; a run of characters of one width is one anchor.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OffsetMap {
     anchors: Vec<Anchor>,
+    /// The characters of the mixed runs: raw width << 3 | text width.
+    chars: Vec<u8>,
 }
+
+/// Most characters in one mixed run: a lookup walks at most this many.
+const RUN_CHARS: usize = 256;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Anchor {
     text: usize,
     raw: usize,
-    /// Raw bytes per text byte from here on: 0 (all text maps to
-    /// `raw`), 1 (copied unchanged) or 2 (ASCII in UTF-16).
-    step: u8,
+    /// With `den` > 0: from here on, each character of `den` text bytes
+    /// came from `num` raw bytes, and all its bytes map to its first raw
+    /// byte: (0, 1) all text maps to `raw`, (1, 1) copied unchanged,
+    /// (2, 1) ASCII in UTF-16, (3, 1) quoted-printable escapes of ASCII.
+    /// With `den` 0: a mixed run, whose characters are
+    /// `OffsetMap::chars` from `run` on.
+    num: u8,
+    den: u8,
+    run: u32,
+}
+
+/// A character of a mixed run: `raw` bytes that became `text` bytes;
+/// `None` when it does not fit in a byte.
+fn char_code(raw: usize, text: usize) -> Option<u8> {
+    (raw < 32 && (1..8).contains(&text)).then_some((raw << 3 | text) as u8)
 }
 
 impl Anchor {
-    fn raw_at(&self, text_offset: usize) -> usize {
-        let d = text_offset.saturating_sub(self.text);
-        self.raw.saturating_add(d.saturating_mul(usize::from(self.step)))
+    fn ratio(text: usize, raw: usize, num: u8, den: u8) -> Anchor {
+        Anchor { text, raw, num, den: den.max(1), run: 0 }
+    }
+
+    /// The raw offset of text offset `t`, for an anchor of one width.
+    fn raw_at(&self, t: usize) -> usize {
+        let chars = t.saturating_sub(self.text) / usize::from(self.den.max(1));
+        self.raw.saturating_add(chars.saturating_mul(usize::from(self.num)))
     }
 }
 
@@ -150,9 +179,28 @@ impl OffsetMap {
     pub fn raw_offset(&self, text_offset: usize) -> usize {
         let idx = self.anchors.partition_point(|a| a.text <= text_offset);
         match idx.checked_sub(1).and_then(|i| self.anchors.get(i)) {
-            Some(a) => a.raw_at(text_offset),
+            Some(a) => self.raw_in(a, text_offset),
             None => text_offset,
         }
+    }
+
+    /// The raw offset of text offset `t` under anchor `a`.
+    fn raw_in(&self, a: &Anchor, t: usize) -> usize {
+        if a.den > 0 {
+            return a.raw_at(t);
+        }
+        let (mut at, mut raw) = (a.text, a.raw);
+        let from = a.run as usize;
+        for &c in self.chars.get(from..).unwrap_or(&[]).iter().take(RUN_CHARS)
+        {
+            let (r, w) = (usize::from(c >> 3), usize::from(c & 7));
+            if t < at + w {
+                break;
+            }
+            at += w;
+            raw += r;
+        }
+        raw
     }
 
     /// How many anchors the map holds (a measure of its size).
@@ -162,56 +210,85 @@ impl OffsetMap {
 
     /// The map of text copied unchanged from `raw_start` on.
     pub(super) fn linear_from(raw_start: usize) -> OffsetMap {
-        OffsetMap {
-            anchors: vec![Anchor { text: 0, raw: raw_start, step: 1 }],
-        }
+        let linear = Anchor::ratio(0, raw_start, 1, 1);
+        OffsetMap { anchors: vec![linear], chars: Vec::new() }
     }
 
     /// The map of text that all maps to `raw`.
     pub(super) fn constant(raw: usize) -> OffsetMap {
-        OffsetMap { anchors: vec![Anchor { text: 0, raw, step: 0 }] }
+        let constant = Anchor::ratio(0, raw, 0, 1);
+        OffsetMap { anchors: vec![constant], chars: Vec::new() }
+    }
+
+    /// The characters of the mixed run of `a`, up to text offset `end`:
+    /// (text offset, raw offset, raw width, text width) each.
+    fn run_chars(
+        &self,
+        a: &Anchor,
+        end: usize,
+    ) -> impl Iterator<Item = (usize, usize, usize, usize)> + '_ {
+        let (mut at, mut raw) = (a.text, a.raw);
+        let from = a.run as usize;
+        self.chars.get(from..).unwrap_or(&[]).iter().take(RUN_CHARS).map_while(
+            move |&c| {
+                let (r, w) = (usize::from(c >> 3), usize::from(c & 7));
+                (at < end).then(|| {
+                    let this = (at, raw, r, w);
+                    at += w;
+                    raw += r;
+                    this
+                })
+            },
+        )
     }
 
     /// This map (text -> mid) followed by `inner` (mid -> raw), for a
-    /// text of `len` bytes.
+    /// text of `len` bytes. The inner maps (quoted-printable, yEnc,
+    /// unfolding, `format=flowed`) have runs of one width only.
     fn then(&self, len: usize, inner: &OffsetMap) -> OffsetMap {
         let mut b = MapBuilder::default();
         for (k, a) in self.anchors.iter().enumerate() {
             let end = self.anchors.get(k + 1).map_or(len, |n| n.text);
-            if a.step == 0 || end <= a.text {
+            if a.den == 0 {
+                // Character by character: each maps to where its first
+                // mid byte maps.
+                for (t, mid, r, w) in self.run_chars(a, end) {
+                    let raw = inner.raw_offset(mid);
+                    let next = inner.raw_offset(mid + r);
+                    b.push_char(t, raw, next.saturating_sub(raw), w);
+                }
+                continue;
+            }
+            if a.num == 0 || end <= a.text {
                 b.push(a.text, inner.raw_offset(a.raw), false);
                 continue;
             }
-            let step = usize::from(a.step);
+            let (n, d) = (usize::from(a.num), usize::from(a.den));
             let mid_end = a.raw_at(end);
             let first = inner.anchors.partition_point(|x| x.text <= a.raw);
-            let inner_step = first
+            let inner_num = first
                 .checked_sub(1)
                 .and_then(|i| inner.anchors.get(i))
-                .map_or(1, |x| x.step);
-            b.push_step(
+                .map_or(1, |x| x.num);
+            b.push_ratio(
                 a.text,
                 inner.raw_offset(a.raw),
-                a.step.saturating_mul(inner_step),
+                a.num.saturating_mul(inner_num),
+                a.den,
             );
             for x in inner.anchors.iter().skip(first) {
                 if x.text >= mid_end {
                     break;
                 }
-                // The first text byte whose mid offset is in x's run (a
-                // run that starts inside a two-byte unit takes the next
-                // unit).
-                let d = x.text - a.raw;
-                let (t, raw) = if step == 1 {
-                    (a.text + d, x.raw)
-                } else {
-                    let t = a.text + d.div_ceil(step);
-                    (t, inner.raw_offset(a.raw_at(t)))
-                };
+                debug_assert_eq!(x.den, 1, "an inner map of one width");
+                // The first character whose mid offset is in x's run (a
+                // run that starts inside a character takes the next).
+                let t = a.text + (x.text - a.raw).div_ceil(n) * d;
                 if t >= end {
                     break;
                 }
-                b.push_step(t, raw, a.step.saturating_mul(x.step));
+                let raw = inner.raw_offset(a.raw_at(t));
+                b.push_ratio(t, raw, a.num.saturating_mul(x.num), a.den);
             }
         }
         b.finish(inner.raw_offset(0))
@@ -222,35 +299,124 @@ impl OffsetMap {
 /// the ones that continue the previous run.
 #[derive(Default)]
 pub(super) struct MapBuilder {
-    anchors: Vec<Anchor>,
+    map: OffsetMap,
+    /// Where the last anchor's mixed run ends (text, raw) and how many
+    /// characters it has, while it is the last anchor.
+    run_end: Option<(usize, usize, usize)>,
 }
 
 impl MapBuilder {
     /// From `text` on, text maps to `raw`: advancing with it (`linear`)
     /// or all to `raw`.
     pub(super) fn push(&mut self, text: usize, raw: usize, linear: bool) {
-        self.push_step(text, raw, u8::from(linear));
+        self.push_ratio(text, raw, u8::from(linear), 1);
     }
 
-    /// From `text` on, text maps to `raw` plus `step` raw bytes for each
-    /// text byte.
-    pub(super) fn push_step(&mut self, text: usize, raw: usize, step: u8) {
-        // Anchors come in text order; a step back replaces what it
-        // overlaps rather than breaking the order.
-        while self.anchors.last().is_some_and(|a| a.text > text) {
-            self.anchors.pop();
+    /// One character of `text_len` bytes at `text`, converted from the
+    /// `raw_len` raw bytes at `raw`: characters of one width in a row
+    /// make one anchor, others a mixed run. All its bytes map to its
+    /// first raw byte.
+    pub(super) fn push_char(
+        &mut self,
+        text: usize,
+        raw: usize,
+        raw_len: usize,
+        text_len: usize,
+    ) {
+        let (num, den) = (u8::try_from(raw_len), u8::try_from(text_len));
+        let last = self.map.anchors.last().copied();
+        if let (Some(l), Ok(num), Ok(den)) = (last, num, den)
+            && l.den > 0
+            && l.den == den
+            && l.num == num
+            && text >= l.text
+            && (text - l.text) % usize::from(den) == 0
+            && l.raw_at(text) == raw
+        {
+            return; // the run of one width goes on
         }
-        if let Some(last) = self.anchors.last() {
-            if last.text == text {
-                self.anchors.pop();
-                self.push_step(text, raw, step);
-                return;
-            }
-            if last.step == step && last.raw_at(text) == raw {
-                return;
+        let Some(code) = char_code(raw_len, text_len) else {
+            self.push_ratio(text, raw, 0, 1);
+            return;
+        };
+        if let Some((t, r, n)) = self.run_end
+            && t == text
+            && r == raw
+            && n < RUN_CHARS
+        {
+            self.map.chars.push(code);
+            self.run_end = Some((text + text_len, raw + raw_len, n + 1));
+            return;
+        }
+        // A lone character of one width before this one: a mixed run
+        // from there.
+        if let Some(l) = last
+            && l.den > 0
+            && l.num > 0
+            && l.raw_at(text) == raw
+            && text == l.text + usize::from(l.den)
+            && let Some(first) = char_code(usize::from(l.num), text - l.text)
+        {
+            self.map.anchors.pop();
+            self.start_run(l.text, l.raw, first);
+            self.map.chars.push(code);
+            self.run_end = Some((text + text_len, raw + raw_len, 2));
+            return;
+        }
+        match (num, den) {
+            (Ok(num), Ok(den)) => self.push_ratio(text, raw, num, den),
+            _ => {
+                self.start_run(text, raw, code);
+                self.run_end = Some((text + text_len, raw + raw_len, 1));
             }
         }
-        self.anchors.push(Anchor { text, raw, step });
+    }
+
+    /// Push a mixed-run anchor at (`text`, `raw`) whose first character
+    /// is `code`.
+    fn start_run(&mut self, text: usize, raw: usize, code: u8) {
+        self.drop_from(text);
+        let run = u32::try_from(self.map.chars.len()).unwrap_or(u32::MAX);
+        self.map.anchors.push(Anchor { text, raw, num: 0, den: 0, run });
+        self.map.chars.push(code);
+    }
+
+    /// Anchors come in text order; one that steps back replaces what it
+    /// overlaps rather than breaking the order.
+    fn drop_from(&mut self, text: usize) {
+        while let Some(last) = self.map.anchors.last()
+            && last.text >= text
+        {
+            if last.den == 0 {
+                self.map.chars.truncate(last.run as usize);
+            }
+            self.map.anchors.pop();
+            self.run_end = None;
+        }
+    }
+
+    /// From `text` on, each character of `den` text bytes maps to `num`
+    /// raw bytes, starting at `raw`.
+    pub(super) fn push_ratio(
+        &mut self,
+        text: usize,
+        raw: usize,
+        num: u8,
+        den: u8,
+    ) {
+        let den = den.max(1);
+        self.drop_from(text);
+        if let Some(last) = self.map.anchors.last()
+            && last.den > 0
+            && last.num == num
+            && last.den == den
+            && (text - last.text) % usize::from(den) == 0
+            && last.raw_at(text) == raw
+        {
+            return;
+        }
+        self.run_end = None;
+        self.map.anchors.push(Anchor::ratio(text, raw, num, den));
     }
 
     /// Appends `sub` (offsets relative to `text_base` and `raw_base`).
@@ -260,17 +426,30 @@ impl MapBuilder {
         text_base: usize,
         raw_base: usize,
     ) {
-        for a in &sub.anchors {
-            self.push_step(text_base + a.text, raw_base + a.raw, a.step);
+        for (k, a) in sub.anchors.iter().enumerate() {
+            if a.den > 0 {
+                self.push_ratio(
+                    text_base + a.text,
+                    raw_base + a.raw,
+                    a.num,
+                    a.den,
+                );
+                continue;
+            }
+            let end = sub.anchors.get(k + 1).map_or(usize::MAX, |n| n.text);
+            for (t, raw, r, w) in sub.run_chars(a, end) {
+                self.push_char(text_base + t, raw_base + raw, r, w);
+            }
         }
     }
 
     pub(super) fn finish(mut self, empty_raw: usize) -> OffsetMap {
-        if self.anchors.first().is_none_or(|a| a.text != 0) {
-            let raw = self.anchors.first().map_or(empty_raw, |a| a.raw);
-            self.anchors.insert(0, Anchor { text: 0, raw, step: 0 });
+        let anchors = &mut self.map.anchors;
+        if anchors.first().is_none_or(|a| a.text != 0) {
+            let raw = anchors.first().map_or(empty_raw, |a| a.raw);
+            anchors.insert(0, Anchor::ratio(0, raw, 0, 1));
         }
-        OffsetMap { anchors: self.anchors }
+        self.map
     }
 }
 
@@ -330,10 +509,27 @@ const MAX_SECTIONS: usize = 128;
 
 /// Decodes one message: see the [module documentation](self).
 pub fn parse_message(raw: &[u8], opts: &MimeOptions) -> Parsed {
+    let mut pieces = Vec::new();
+    let mut parsed = walk_message(raw, opts, &mut |_, p| pieces.push(p));
+    parsed.pieces = pieces;
+    parsed
+}
+
+/// Decodes one message as [`parse_message`] does, but gives each piece
+/// to `each` as soon as it is decoded, with what is known so far (the
+/// Message-ID is, from the first piece on: it is in the top-level
+/// header; warnings may come later), so that only one piece is held at
+/// a time; the [`Parsed`] returned has no pieces.
+pub(crate) fn walk_message(
+    raw: &[u8],
+    opts: &MimeOptions,
+    each: &mut dyn FnMut(&Parsed, Piece),
+) -> Parsed {
     let mut w = Walker {
         raw,
         opts,
         parsed: Parsed::default(),
+        each,
         entities: 0,
         parts_warned: false,
     };
@@ -362,10 +558,12 @@ struct Info {
     message_id: Option<String>,
 }
 
-struct Walker<'a> {
+struct Walker<'a, 'f> {
     raw: &'a [u8],
     opts: &'a MimeOptions,
+    /// The Message-ID and the warnings; the pieces go to `each`.
     parsed: Parsed,
+    each: &'f mut dyn FnMut(&Parsed, Piece),
     entities: usize,
     parts_warned: bool,
 }
@@ -382,7 +580,7 @@ fn child_path(path: &str, k: impl std::fmt::Display) -> String {
     if path.is_empty() { k.to_string() } else { format!("{path}.{k}") }
 }
 
-impl<'a> Walker<'a> {
+impl<'a> Walker<'a, '_> {
     fn warn(&mut self, msg: String) {
         let w = &mut self.parsed.warnings;
         if w.len() < MAX_WARNINGS && !w.contains(&msg) {
@@ -404,11 +602,7 @@ impl<'a> Walker<'a> {
     ) {
         self.entities += 1;
         if self.entities > self.opts.max_parts {
-            if !self.parts_warned {
-                self.parts_warned = true;
-                let n = self.opts.max_parts;
-                self.warn(format!("more than {n} MIME parts, rest skipped"));
-            }
+            self.rest_as_text(start, end, path, inherited);
             return;
         }
         let (fields, body_start) = self.split_header(start, end, path);
@@ -646,15 +840,18 @@ impl<'a> Walker<'a> {
             return;
         }
         let map = map.then(text.len(), &unfold_map);
-        self.parsed.pieces.push(Piece {
-            source: Source::Header(f.name.to_string()),
-            part: path.to_string(),
-            decoded,
-            text,
-            map,
-            base: base.clone(),
-            content_type: ct.to_string(),
-        });
+        (self.each)(
+            &self.parsed,
+            Piece {
+                source: Source::Header(f.name.to_string()),
+                part: path.to_string(),
+                decoded,
+                text,
+                map,
+                base: base.clone(),
+                content_type: ct.to_string(),
+            },
+        );
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -726,7 +923,10 @@ impl<'a> Walker<'a> {
             return;
         }
         let body = self.raw.get(start..end).unwrap_or(&[]);
-        let split = split_multipart(body, boundary.as_bytes());
+        // No more parts than can still be walked: the split's list stays
+        // within the part limit, however many delimiter lines there are.
+        let room = self.opts.max_parts.saturating_sub(self.entities);
+        let split = split_multipart(body, boundary.as_bytes(), room.max(1));
         if split.parts.is_empty() {
             self.warn(format!(
                 "{w}: boundary of {} never found, read as text",
@@ -735,7 +935,7 @@ impl<'a> Walker<'a> {
             self.leaf(info, "text/plain", start, end, path, base, true);
             return;
         }
-        if !split.closed {
+        if !split.closed && split.rest.is_none() {
             let ct = excerpt(ct);
             self.warn(format!("{w}: {ct} has no close delimiter"));
         }
@@ -743,6 +943,11 @@ impl<'a> Walker<'a> {
         self.outside_parts(start + s, start + e, path, "preamble", base);
         let digest = ct == "multipart/digest";
         for (k, (s, e)) in split.parts.into_iter().enumerate() {
+            if self.entities >= self.opts.max_parts {
+                // A part could hold more parts than are left.
+                self.rest_as_text(start + s, end, path, base);
+                return;
+            }
             let child = child_path(path, k + 1);
             self.entity(
                 start + s,
@@ -753,12 +958,33 @@ impl<'a> Walker<'a> {
                 digest,
                 false,
             );
-            if self.entities > self.opts.max_parts {
-                return;
-            }
+        }
+        if let Some(r) = split.rest {
+            self.rest_as_text(start + r, end, path, base);
+            return;
         }
         let (s, e) = split.epilogue;
         self.outside_parts(start + s, start + e, path, "epilogue", base);
+    }
+
+    /// Past [`MimeOptions::max_parts`]: the rest of the multipart or
+    /// embedded message at `path`, `raw[start..end]`, is read as text as
+    /// written, like a preamble.
+    fn rest_as_text(
+        &mut self,
+        start: usize,
+        end: usize,
+        path: &str,
+        base: Option<&str>,
+    ) {
+        if !self.parts_warned {
+            self.parts_warned = true;
+            let n = self.opts.max_parts;
+            self.warn(format!(
+                "more than {n} MIME parts: the rest was read as text"
+            ));
+        }
+        self.outside_parts(start, end, path, "rest", base);
     }
 
     /// The preamble or the epilogue of a multipart, `raw[start..end]`,
@@ -799,15 +1025,18 @@ impl<'a> Walker<'a> {
         };
         let conv = convert(&bytes, Charset::Whatwg(enc), true);
         let map = conv.map.then(conv.text.len(), &map);
-        self.parsed.pieces.push(Piece {
-            source: Source::Text,
-            part: child_path(path, which),
-            decoded: Decoded::None,
-            text: conv.text,
-            map,
-            base: base.map(str::to_string),
-            content_type: "text/plain".to_string(),
-        });
+        (self.each)(
+            &self.parsed,
+            Piece {
+                source: Source::Text,
+                part: child_path(path, which),
+                decoded: Decoded::None,
+                text: conv.text,
+                map,
+                base: base.map(str::to_string),
+                content_type: "text/plain".to_string(),
+            },
+        );
     }
 
     /// A part whose text becomes a piece. `lenient`: a part read as text
@@ -935,15 +1164,18 @@ impl<'a> Walker<'a> {
         let map = cmap.then(text.len(), &map);
         let source =
             if ct == "text/html" { Source::Html } else { Source::Text };
-        self.parsed.pieces.push(Piece {
-            source,
-            part: path.to_string(),
-            decoded,
-            text,
-            map,
-            base: base.map(str::to_string),
-            content_type: ct.to_string(),
-        });
+        (self.each)(
+            &self.parsed,
+            Piece {
+                source,
+                part: path.to_string(),
+                decoded,
+                text,
+                map,
+                base: base.map(str::to_string),
+                content_type: ct.to_string(),
+            },
+        );
         if let Some(from) = trailer {
             self.outside_parts(from, end, path, "trailer", base);
         }
@@ -1555,7 +1787,7 @@ fn decode_qp(body: &[u8], base: usize) -> (Vec<u8>, OffsetMap, bool) {
         let escape = hex_pair(body.get(i + 1), body.get(i + 2))
             .filter(|&v| !in_url || url_escape(&body[i + 1..i + 3], v));
         if let Some(v) = escape {
-            b.push(out.len(), base + i, false);
+            b.push_ratio(out.len(), base + i, 3, 1);
             out.push(v);
             in_url = url_run_continues(&[v], in_url);
             i += 3;
@@ -1819,11 +2051,14 @@ struct Split {
     /// The epilogue: from the line after the close delimiter to the end
     /// of the body (empty when the close delimiter is missing).
     epilogue: (usize, usize),
+    /// Where the part after the last one listed starts, when there are
+    /// more parts than the limit: the rest of the body is not split.
+    rest: Option<usize>,
 }
 
-/// Splits a multipart body at the delimiter lines of `boundary`. No
-/// part: the boundary never occurs.
-fn split_multipart(body: &[u8], boundary: &[u8]) -> Split {
+/// Splits a multipart body at the delimiter lines of `boundary` into
+/// at most `limit` parts. No part: the boundary never occurs.
+fn split_multipart(body: &[u8], boundary: &[u8], limit: usize) -> Split {
     let mut dash = Vec::with_capacity(boundary.len() + 2);
     dash.extend_from_slice(b"--");
     dash.extend_from_slice(boundary);
@@ -1859,6 +2094,10 @@ fn split_multipart(body: &[u8], boundary: &[u8]) -> Split {
             }
         }
         match open.take() {
+            Some(s) if split.parts.len() == limit => {
+                split.rest = Some(s);
+                return split;
+            }
             Some(s) => split.parts.push((s, part_end.max(s))),
             // The first delimiter line ends the preamble.
             None => split.preamble = (0, part_end),
@@ -1870,8 +2109,10 @@ fn split_multipart(body: &[u8], boundary: &[u8]) -> Split {
         }
         open = Some(line_end);
     }
-    if let Some(s) = open {
-        split.parts.push((s, body.len().max(s)));
+    match open {
+        Some(s) if split.parts.len() == limit => split.rest = Some(s),
+        Some(s) => split.parts.push((s, body.len().max(s))),
+        None => {}
     }
     split
 }
@@ -2324,8 +2565,37 @@ mod tests {
         }
         let opts = MimeOptions { max_parts: 10, ..MimeOptions::default() };
         let p = parse_message(raw.as_bytes(), &opts);
-        assert_eq!(bodies(&p).len(), 9);
+        // The message and 9 parts are walked; the other 41 parts are one
+        // text piece, delimiter lines and all.
+        let b = bodies(&p);
+        assert_eq!(b.len(), 10);
+        assert_eq!(b[8].text, "part 8");
+        assert_eq!(b[9].part, "rest");
+        assert!(b[9].text.starts_with("\npart 9\n--b\n"));
+        assert!(b[9].text.ends_with("\npart 49\n"));
+        assert_eq!(b[9].map.raw_offset(0), pos(raw.as_bytes(), "\npart 9"));
         assert!(p.warnings.iter().any(|w| w.contains("more than 10")));
+        // The limit met inside a nested multipart: the rest of the inner
+        // one and then the rest of the outer one are read as text.
+        let mut raw = String::from(
+            "Content-Type: multipart/mixed; boundary=o\n\n--o\n\
+             Content-Type: multipart/mixed; boundary=i\n\n",
+        );
+        for k in 0..20 {
+            raw.push_str(&format!("--i\n\ninner {k}\n"));
+        }
+        raw.push_str("--i--\n--o\n\nouter http://after/\n--o--\nfooter\n");
+        let p = parse_message(raw.as_bytes(), &opts);
+        let texts: Vec<(&str, &str)> = bodies(&p)
+            .iter()
+            .map(|b| (b.part.as_str(), b.text.as_str()))
+            .collect();
+        assert_eq!(texts.len(), 10, "{texts:?}");
+        assert_eq!(texts[7], ("1.8", "inner 7"));
+        assert_eq!(texts[8].0, "1.rest");
+        assert!(texts[8].1.ends_with("inner 19\n--i--"), "{texts:?}");
+        assert_eq!(texts[9].0, "rest");
+        assert!(texts[9].1.contains("outer http://after/\n--o--\nfooter"));
     }
 
     #[test]

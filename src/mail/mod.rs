@@ -18,6 +18,7 @@ pub mod html;
 pub(crate) mod mbox;
 pub mod mime;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::hit::{Context, Decoded, Hit, Provenance, Source};
@@ -226,16 +227,37 @@ impl<'m> Lines<'m> {
     }
 }
 
-/// Every hit in one message, in the order of their positions, and the
-/// problems met decoding it.
+/// Every hit in one message, in the order of their positions, appended
+/// to `out`; and the problems met decoding it.
 pub(crate) fn message_hits(
     ex: &Extractor,
     cfg: &MailConfig,
     msg: &Message,
-) -> (Vec<Hit>, Vec<String>) {
+    out: &mut Vec<Hit>,
+) -> Vec<String> {
+    // The URLs of all the message's hits, in one buffer.
+    let first = out.len();
+    let mut urls = String::new();
+    let warnings = collect_hits(ex, cfg, msg, &mut urls, out);
+    urls.shrink_to_fit();
+    let urls = Arc::new(urls);
+    for hit in &mut out[first..] {
+        hit.url.attach(&urls);
+    }
+    warnings
+}
+
+/// The hits of [`message_hits`], their URLs pending in `urls`.
+fn collect_hits(
+    ex: &Extractor,
+    cfg: &MailConfig,
+    msg: &Message,
+    urls: &mut String,
+    out: &mut Vec<Hit>,
+) -> Vec<String> {
     let lines = Lines::new(msg);
     let default_base = ex.base();
-    let mut out: Vec<(usize, Hit)> = Vec::new();
+    let first = out.len();
     let place = |hit: &mut Hit, raw_start: usize, raw_end: usize| {
         hit.start = msg.input_offset(raw_start);
         hit.end = msg.input_offset(raw_end.max(raw_start));
@@ -249,30 +271,26 @@ pub(crate) fn message_hits(
             warnings: warnings.clone(),
             ..Provenance::default()
         });
-        for (c, mut hit) in ex.find_in_buffer(&msg.raw, default_base) {
-            place(&mut hit, c.start, c.end);
-            set_provenance(&mut hit, &prov);
-            out.push((c.start, hit));
-        }
-        return (out.into_iter().map(|(_, h)| h).collect(), warnings);
+        ex.find_in_buffer(&msg.raw, default_base, urls, out, |c, hit| {
+            place(hit, c.start, c.end);
+            hit.provenance = Some(prov.clone());
+            true
+        });
+        return warnings;
     }
     let opts = mime::MimeOptions {
         attachments: cfg.attachments,
         skip_fields_without_scheme: ex.colon_triggers_only(),
         ..mime::MimeOptions::default()
     };
-    let parsed = mime::parse_message(&msg.raw, &opts);
-    // "message: x" reads "message 3: x" once the number is given.
-    let mut warnings: Vec<String> = parsed
-        .warnings
-        .into_iter()
-        .map(|w| w.strip_prefix("message: ").map_or(w.clone(), str::to_string))
-        .collect();
-    if msg.truncated {
-        warnings.push(too_long(cfg));
-    }
-    for piece in &parsed.pieces {
+    // Each piece is scanned as soon as it is decoded and then dropped:
+    // a message holds one piece at a time, and its hits. The fields of
+    // one name in one header share a provenance.
+    type FieldKey = (String, String, mime::Decoded);
+    let mut fields: HashMap<FieldKey, Arc<Provenance>> = HashMap::new();
+    let mut each = |parsed: &mime::Parsed, piece: mime::Piece| {
         let base = piece.base.as_deref().or(default_base);
+        // The warnings are given to the hits once the walk is over.
         let mut prov = Provenance {
             message: msg.number,
             message_id: parsed.message_id.clone(),
@@ -285,7 +303,7 @@ pub(crate) fn message_hits(
                 mime::Decoded::QuotedPrintable => Decoded::QuotedPrintable,
                 mime::Decoded::Base64 => Decoded::Base64,
             },
-            warnings: warnings.clone(),
+            warnings: Vec::new(),
         };
         match piece.source {
             mime::Source::Header(_) | mime::Source::Text => {
@@ -297,23 +315,35 @@ pub(crate) fn message_hits(
                     mime::Source::Header(name) => Some(name.as_str()),
                     _ => None,
                 };
-                let prov = Arc::new(prov);
-                for (c, mut hit) in
-                    ex.find_in_buffer(piece.text.as_bytes(), base)
-                {
+                let prov = match field {
+                    Some(name) => {
+                        let key = (
+                            piece.part.clone(),
+                            name.to_string(),
+                            piece.decoded,
+                        );
+                        fields
+                            .entry(key)
+                            .or_insert_with(|| Arc::new(prov))
+                            .clone()
+                    }
+                    None => Arc::new(prov),
+                };
+                let text = piece.text.as_bytes();
+                ex.find_in_buffer(text, base, urls, out, |c, hit| {
                     if let (Some(name), Some((kind, _))) = (field, &c.abbrev)
                         && !header_gives(name, *kind)
                     {
-                        continue;
+                        return false;
                     }
                     let (s, e) = (
                         piece.map.raw_offset(c.start),
                         piece.map.raw_offset(c.end),
                     );
-                    place(&mut hit, s, e);
-                    set_provenance(&mut hit, &prov);
-                    out.push((s, hit));
-                }
+                    place(hit, s, e);
+                    hit.provenance = Some(prov.clone());
+                    true
+                });
             }
             mime::Source::Html => {
                 let doc = html::scan_html(&piece.text);
@@ -330,36 +360,39 @@ pub(crate) fn message_hits(
                 let base = html_base.as_deref().or(base);
                 // One provenance for each element and attribute, shared
                 // by their hits.
-                let mut attrs: Vec<(String, Arc<Provenance>)> = Vec::new();
+                let mut attrs: HashMap<String, Arc<Provenance>> =
+                    HashMap::new();
                 let mut attr = |element: &str, name: &str| {
                     let key = format!("{element} {name}");
-                    if let Some((_, p)) = attrs.iter().find(|(k, _)| *k == key)
-                    {
-                        return p.clone();
-                    }
-                    let p = Arc::new(Provenance {
-                        source: Source::HtmlAttr,
-                        attribute: Some(key.clone()),
-                        ..prov.clone()
-                    });
-                    attrs.push((key, p.clone()));
-                    p
+                    attrs
+                        .entry(key)
+                        .or_insert_with_key(|key| {
+                            Arc::new(Provenance {
+                                source: Source::HtmlAttr,
+                                attribute: Some(key.clone()),
+                                ..prov.clone()
+                            })
+                        })
+                        .clone()
                 };
                 for link in &doc.links {
                     if link.value.is_empty() {
                         continue;
                     }
-                    let Some(mut hit) =
-                        ex.build_hit(&link.value, base, Context::Href)
-                    else {
+                    let Some(mut hit) = ex.build_hit_in(
+                        &link.value,
+                        base,
+                        Context::Href,
+                        urls,
+                    ) else {
                         continue;
                     };
                     let s = piece.map.raw_offset(link.offset);
                     let e =
                         piece.map.raw_offset(link.offset + link.value.len());
                     place(&mut hit, s, e);
-                    set_provenance(&mut hit, &attr(&link.element, link.attr));
-                    out.push((s, hit));
+                    hit.provenance = Some(attr(&link.element, link.attr));
+                    out.push(hit);
                 }
                 // Every attribute value is text too, for URLs with a
                 // scheme; a URL found where a URL attribute's link starts
@@ -368,54 +401,88 @@ pub(crate) fn message_hits(
                     doc.links.iter().map(|l| l.offset).collect();
                 link_at.sort_unstable();
                 for value in &doc.attr_texts {
-                    for (c, mut hit) in
-                        ex.find_in_buffer(value.text.as_bytes(), base)
-                    {
+                    let mut prov = None;
+                    let text = value.text.as_bytes();
+                    ex.find_in_buffer(text, base, urls, out, |c, hit| {
                         let h = value.html_offset(c.start);
                         if c.abbrev.is_some()
                             || link_at.binary_search(&h).is_ok()
                         {
-                            continue;
+                            return false;
                         }
                         let s = piece.map.raw_offset(h);
                         let e = piece.map.raw_offset(value.html_offset(c.end));
-                        place(&mut hit, s, e);
-                        set_provenance(
-                            &mut hit,
-                            &attr(&value.element, &value.attr),
-                        );
-                        out.push((s, hit));
-                    }
+                        place(hit, s, e);
+                        let p = prov.get_or_insert_with(|| {
+                            attr(&value.element, &value.attr)
+                        });
+                        hit.provenance = Some(p.clone());
+                        true
+                    });
                 }
                 prov.source = Source::HtmlText;
                 let prov = Arc::new(prov);
-                for (c, mut hit) in
-                    ex.find_in_buffer(doc.text.as_bytes(), base)
-                {
-                    let s = piece.map.raw_offset(doc.html_offset(c.start));
-                    let e = piece.map.raw_offset(doc.html_offset(c.end));
-                    place(&mut hit, s, e);
-                    set_provenance(&mut hit, &prov);
-                    out.push((s, hit));
-                }
+                ex.find_in_buffer(
+                    doc.text.as_bytes(),
+                    base,
+                    urls,
+                    out,
+                    |c, hit| {
+                        let s = piece.map.raw_offset(doc.html_offset(c.start));
+                        let e = piece.map.raw_offset(doc.html_offset(c.end));
+                        place(hit, s, e);
+                        hit.provenance = Some(prov.clone());
+                        true
+                    },
+                );
                 // Scripts and style sheets, as written (HTML 13.2.5.3,
                 // 13.2.5.4: no character references, no tags inside).
                 let html = piece.text.as_bytes();
                 for &(from, to) in &doc.raw_texts {
                     let Some(text) = html.get(from..to) else { continue };
-                    for (c, mut hit) in ex.find_in_buffer(text, base) {
+                    ex.find_in_buffer(text, base, urls, out, |c, hit| {
                         let s = piece.map.raw_offset(from + c.start);
                         let e = piece.map.raw_offset(from + c.end);
-                        place(&mut hit, s, e);
-                        set_provenance(&mut hit, &prov);
-                        out.push((s, hit));
-                    }
+                        place(hit, s, e);
+                        hit.provenance = Some(prov.clone());
+                        true
+                    });
                 }
             }
         }
+    };
+    let parsed = mime::walk_message(&msg.raw, &opts, &mut each);
+    // "message: x" reads "message 3: x" once the number is given.
+    let mut warnings: Vec<String> = parsed
+        .warnings
+        .into_iter()
+        .map(|w| w.strip_prefix("message: ").map_or(w.clone(), str::to_string))
+        .collect();
+    if msg.truncated {
+        warnings.push(too_long(cfg));
     }
-    out.sort_by_key(|(s, _)| *s);
-    (out.into_iter().map(|(_, h)| h).collect(), warnings)
+    let hits = &mut out[first..];
+    if !warnings.is_empty() {
+        // Every hit of the message carries all its warnings: one new
+        // provenance for each one the pieces made.
+        // (The old one is kept in the map, so no address is reused.)
+        type Pair = (Arc<Provenance>, Arc<Provenance>);
+        let mut with: HashMap<*const Provenance, Pair> = HashMap::new();
+        for hit in hits.iter_mut() {
+            let Some(old) = hit.provenance.take() else { continue };
+            let (_, new) =
+                with.entry(Arc::as_ptr(&old)).or_insert_with(|| {
+                    let warnings = warnings.clone();
+                    let new = Provenance { warnings, ..(*old).clone() };
+                    (old, Arc::new(new))
+                });
+            hit.provenance = Some(new.clone());
+        }
+    }
+    // In the order of their positions in the input (which follow the
+    // raw offsets), pieces in order where two hits start at one byte.
+    hits.sort_by_key(|hit| hit.start);
+    warnings
 }
 
 fn too_long(cfg: &MailConfig) -> String {
@@ -423,12 +490,6 @@ fn too_long(cfg: &MailConfig) -> String {
         "message longer than {} bytes: the rest was scanned as plain text",
         cfg.max_message
     )
-}
-
-/// Give `hit` the provenance `prov`, shared with the other hits of its
-/// piece.
-fn set_provenance(hit: &mut Hit, prov: &Arc<Provenance>) {
-    hit.rare.get_or_insert_with(Box::default).provenance = Some(prov.clone());
 }
 
 #[cfg(test)]
