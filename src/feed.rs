@@ -135,8 +135,10 @@ pub(crate) struct Feeder<'a> {
 
 impl<'a> Feeder<'a> {
     /// Whether a file this long is read and scanned whole in one job.
+    /// Not an empty one: a file of the kernel's (`/proc/PID/cmdline`)
+    /// says 0 bytes and has more, so it is read as a stream, to its end.
     fn is_small(&self, len: u64) -> bool {
-        cfg!(unix) && len <= self.chunk.max(BINARY_PROBE) as u64
+        cfg!(unix) && len > 0 && len <= self.chunk.max(BINARY_PROBE) as u64
     }
 
     /// Open a file: a regular file in plain text is read in parts by the
@@ -157,7 +159,7 @@ impl<'a> Feeder<'a> {
                     Format::Auto => mail::detect(&head),
                     f => f,
                 };
-                if format == Format::Text {
+                if format == Format::Text && meta.len() > 0 {
                     return Ok(Reader::Parts(Parts {
                         file: Arc::new(file),
                         len: meta.len(),
@@ -167,7 +169,17 @@ impl<'a> Feeder<'a> {
                 }
             }
         }
-        self.reader(Box::new(file))
+        // Mail read as a stream: a file that shrank while it was read
+        // ends with an error, so that a partial result is not taken for
+        // a whole one.
+        let check = file.try_clone()?;
+        let len = file.metadata()?.len();
+        let mut reader = self.reader(Box::new(file))?;
+        if let Reader::Mail(ref mut messages) = reader {
+            messages
+                .check_end(Box::new(move |read| shrank(&check, len, read)));
+        }
+        Ok(reader)
     }
 
     /// Decide how to read an input: its format as configured, or as its
@@ -395,6 +407,24 @@ pub(crate) fn peek<'a>(
         Err(e) if head.is_empty() => Err(e),
         Err(e) => Ok((head, Box::new(Failed(Some(e))))),
     }
+}
+
+/// The error for a regular file found shorter than the `len` bytes it
+/// had when it was opened, after `read` bytes: `None` when it is not
+/// (a file of a pseudo-filesystem such as sysfs, whose size is a round
+/// figure, gives fewer bytes without shrinking).
+pub(crate) fn shrank(file: &File, len: u64, read: u64) -> Option<io::Error> {
+    let now = file.metadata().ok()?.len();
+    (now < len && read < len).then(|| {
+        io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            format!(
+                "the file shrank while it was read ({len} bytes when \
+                 opened, {now} now): only its first {read} bytes were \
+                 searched"
+            ),
+        )
+    })
 }
 
 /// A reader whose input failed: gives the error once, then an end.

@@ -574,12 +574,25 @@ struct Scanned {
     hit: Option<Hit>,
 }
 
+/// Hits in one scanned batch above which it is merged before the next
+/// batch is scanned (see [`Extractor::search`]): four times the hits that
+/// batch sizing aims at, so only a batch it could not cut (one message)
+/// passes it.
+const HEAVY_BATCH_HITS: usize = 4 * BATCH_HITS as usize;
+
 /// A batch with the speculative results of each of its chunks.
 struct ScannedBatch {
     batch: Vec<Item>,
     /// Item index, and the chunk for a text segment (`None`: a message).
     jobs: Vec<(usize, Option<Range<usize>>)>,
     results: Vec<JobOut>,
+}
+
+impl ScannedBatch {
+    /// How many hits (or speculative candidates) it holds.
+    fn hits(&self) -> usize {
+        self.results.iter().map(|r| r.scanned.len() + r.hits.len()).sum()
+    }
 }
 
 /// What one parallel job produced.
@@ -592,6 +605,9 @@ struct JobOut {
     warnings: Vec<(u64, String)>,
     /// For a file part: the segment read, and where a NUL byte cut it.
     seg: Option<io::Result<(Segment, Option<usize>)>>,
+    /// An error to report after the hits (a file that shrank while it
+    /// was read).
+    error: Option<io::Error>,
 }
 
 /// What the merge carries from batch to batch.
@@ -838,6 +854,19 @@ impl Extractor {
         let mut read_with = size;
         let mut done: Option<(ScannedBatch, usize)> = None;
         while !batch.is_empty() || done.is_some() {
+            // A batch with many hits (a message of dense URLs, which no
+            // batch size can cut) is merged before the next is scanned:
+            // the hits of two such batches are never held at once.
+            if let Some((d, with)) =
+                done.take_if(|(d, _)| d.hits() > HEAVY_BATCH_HITS)
+            {
+                let before = state.summary.hits;
+                if !self.merge_batch(d, feeder, state, sink)? {
+                    return Ok(std::mem::take(&mut state.summary));
+                }
+                let hits = state.summary.hits - before;
+                size = next_batch_size(cfg, with, hits);
+            }
             let scanning = !batch.is_empty();
             if scanning && to_scan.send(std::mem::take(&mut batch)).is_err() {
                 break; // the scanning thread panicked: the join says so
@@ -946,6 +975,7 @@ impl Extractor {
             self.pool.put_file(buf);
             return JobOut { seg: Some(Err(e)), ..JobOut::default() };
         }
+        let error = crate::feed::shrank(file, len, buf.len() as u64);
         let format = match self.config.format {
             Format::Auto => mail::detect(&buf[..buf.len().min(8 << 10)]),
             f => f,
@@ -965,11 +995,12 @@ impl Extractor {
                 return JobOut {
                     scanned,
                     seg: Some(Ok((seg, binary_at))),
+                    error,
                     ..JobOut::default()
                 };
             }
         };
-        let mut out = JobOut::default();
+        let mut out = JobOut { error, ..JobOut::default() };
         let mut messages =
             Messages::new(&buf[..], framing, self.config.mail.max_message);
         while let Ok(Some(msg)) = messages.next_message() {
@@ -1007,7 +1038,14 @@ impl Extractor {
             }
         };
         buf.truncate(got);
-        // A file that shrank ends where its bytes end.
+        // A file that shrank ends where its bytes end, with an error.
+        // (Only when its own bytes are cut: the next part reports a cut
+        // in this one's lookahead, after the bytes this one has.)
+        let error = if got < (part.own.end - from) as usize {
+            crate::feed::shrank(&part.file, part.len, from + got as u64)
+        } else {
+            None
+        };
         let own_start = ((part.own.start - from) as usize).min(got);
         let own_end = ((part.own.end - from) as usize).min(got);
         let eof =
@@ -1026,6 +1064,7 @@ impl Extractor {
         JobOut {
             scanned,
             seg: Some(Ok((seg, binary_at))),
+            error,
             ..JobOut::default()
         }
     }
@@ -1100,6 +1139,10 @@ impl Extractor {
                                 sink,
                             )?;
                             feeder.recycle(seg.buf);
+                            if let Some(error) = out.error {
+                                self.merge_error(&info, &error, st, sink)?;
+                                st.ended = Some(input);
+                            }
                             go
                         }
                         Some(Err(error)) => {
@@ -1121,7 +1164,7 @@ impl Extractor {
                     go
                 }
                 Item::Small { .. } | Item::SmallPath { .. } => {
-                    let Some((_, out)) = outs.next() else { continue };
+                    let Some((_, mut out)) = outs.next() else { continue };
                     match out.seg {
                         Some(Ok((seg, binary_at))) => {
                             let parts = std::iter::once((
@@ -1132,6 +1175,9 @@ impl Extractor {
                                 &info, &seg, true, binary_at, parts, st, sink,
                             )?;
                             self.pool.put_file(seg.buf);
+                            if let Some(error) = out.error {
+                                self.merge_error(&info, &error, st, sink)?;
+                            }
                             go
                         }
                         Some(Err(error)) => {
@@ -1140,10 +1186,14 @@ impl Extractor {
                         }
                         None => {
                             st.start(input);
+                            let error = out.error.take();
                             let go = st.give_messages(&info, out, sink)?;
                             if go {
                                 sink.end(&info, st.carry.hits)?;
                                 st.active = None;
+                            }
+                            if let Some(error) = error {
+                                self.merge_error(&info, &error, st, sink)?;
                             }
                             go
                         }

@@ -1489,6 +1489,85 @@ mod memory {
         assert!(peak < 14 << 10, "peak RSS {peak} KiB");
     }
 
+    /// The memory bound of mail stated in the README: 32 MiB and 20
+    /// bytes for each byte of a batch (4 MiB) and of the longest message
+    /// parsed as MIME (16 MiB), whatever the number of threads.
+    const MAIL_BOUND_KIB: u64 = (32 + 20 * (4 + 16)) << 10;
+
+    /// Run the binary on `path` with `args`; its exit code, standard
+    /// output and peak resident memory (KiB, from `wait4`, which reaps
+    /// the child: `Child::wait` would not give the figure).
+    #[allow(clippy::zombie_processes)]
+    fn run_peak(args: &[&str], path: &Path) -> (i32, String, u64) {
+        let child = Command::new(BIN)
+            .args(args)
+            .arg(path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let pid = libc::pid_t::try_from(child.id()).unwrap();
+        let mut out = String::new();
+        std::io::Read::read_to_string(&mut child.stdout.unwrap(), &mut out)
+            .unwrap();
+        let mut status = 0;
+        // SAFETY: plain out-parameters; the child is reaped here, not by
+        // `Child` (dropped without waiting).
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let got = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        assert_eq!(got, pid);
+        let code = libc::WEXITSTATUS(status);
+        (code, out, u64::try_from(usage.ru_maxrss).unwrap())
+    }
+
+    #[test]
+    fn mail_stays_within_its_bound() {
+        // One 15 MiB message each that makes one part of decoding as
+        // large as it gets: URLs every 6 bytes (hits), a million HTML
+        // attributes, characters of two widths in turn (offset maps), a
+        // million header fields. Before the bound was met these peaked at
+        // 0.27, 0.63, 0.83 and 1.0 GB.
+        let s = 15 << 20;
+        let head = "From a@example.com Thu Jan  1 00:00:00 1970\n\
+                    From: a@example.com\nSubject: t\n";
+        let mut cases: Vec<(&str, Vec<u8>, &str)> = Vec::new();
+        let mut m = format!("{head}Content-Type: text/plain\n\n").into_bytes();
+        m.extend(b"a://b\n".repeat(s / 6));
+        cases.push(("hits", m, "2621440"));
+        let mut m = format!("{head}Content-Type: text/html\n\n").into_bytes();
+        m.extend(b"<p x=a://b y=a://c>\n".repeat(s / 20));
+        cases.push(("attributes", m, "1572864"));
+        let mut m = format!(
+            "{head}Content-Type: text/plain; charset=windows-1252\n\n"
+        )
+        .into_bytes();
+        m.extend(
+            [b"\xe9\x80".repeat(38), b"\n".to_vec()].concat().repeat(s / 77),
+        );
+        cases.push(("maps", m, "0"));
+        let mut m = head.as_bytes().to_vec();
+        m.extend(b"X-L: a://b\n".repeat(s / 11));
+        m.extend(b"\nbody\n");
+        cases.push(("fields", m, "1429876"));
+        let d = tempfile::tempdir().unwrap();
+        let runs: Vec<_> = cases
+            .into_iter()
+            .map(|(name, data, count)| {
+                let path = d.path().join(format!("{name}.mbox"));
+                fs::write(&path, data).unwrap();
+                std::thread::spawn(move || {
+                    (name, count, run_peak(&["-c", "-j2"], &path))
+                })
+            })
+            .collect();
+        for run in runs {
+            let (name, count, (code, out, peak)) = run.join().unwrap();
+            assert_eq!(out.trim(), count, "{name}");
+            assert!(code <= 1, "{name}: exit {code}");
+            assert!(peak < MAIL_BOUND_KIB, "{name}: peak RSS {peak} KiB");
+        }
+    }
+
     #[test]
     fn dense_urls_stream() {
         let line = b"see <http://a.example/very/long-\n path/x.html> and http://b.example/q?x=1. Note: 10:30\n";
@@ -1517,62 +1596,150 @@ mod failures {
         r.expect("a/loop/f.txt:http://f.example/\n", 0);
     }
 
-    #[test]
-    fn a_file_that_shrinks_while_read_ends_cleanly() {
-        // 1 MiB of lines with a URL each, read in 16 KiB parts; the sink
-        // truncates the file to 100 KiB at the first hit, while later
-        // parts are still to be read. The search must end the input
-        // once, without an error, with the hits in order.
-        struct Shrink {
-            path: PathBuf,
-            hits: Vec<u64>,
-            ends: usize,
+    /// A sink that truncates the file at `path` to `keep` bytes at the
+    /// first hit, and records the hits' offsets, the ends and the errors.
+    struct Shrink {
+        path: PathBuf,
+        keep: u64,
+        hits: Vec<u64>,
+        ends: usize,
+        errors: Vec<String>,
+    }
+
+    impl urlx::Sink for Shrink {
+        fn hit(
+            &mut self,
+            _: &urlx::InputInfo,
+            hit: &urlx::Hit,
+        ) -> std::io::Result<bool> {
+            if self.hits.is_empty() {
+                let f = fs::OpenOptions::new().write(true).open(&self.path)?;
+                f.set_len(self.keep)?;
+            }
+            assert!(self.errors.is_empty(), "a hit after the error");
+            self.hits.push(hit.start());
+            Ok(true)
         }
-        impl urlx::Sink for Shrink {
-            fn hit(
-                &mut self,
-                _: &urlx::InputInfo,
-                hit: &urlx::Hit,
-            ) -> std::io::Result<bool> {
-                if self.hits.is_empty() {
-                    let f =
-                        fs::OpenOptions::new().write(true).open(&self.path)?;
-                    f.set_len(100 << 10)?;
-                }
-                self.hits.push(hit.start());
-                Ok(true)
-            }
-            fn end(
-                &mut self,
-                _: &urlx::InputInfo,
-                _: u64,
-            ) -> std::io::Result<()> {
-                self.ends += 1;
-                Ok(())
-            }
-            fn error(
-                &mut self,
-                _: &urlx::InputInfo,
-                e: &std::io::Error,
-            ) -> std::io::Result<()> {
-                panic!("{e}")
-            }
+        fn end(&mut self, _: &urlx::InputInfo, _: u64) -> std::io::Result<()> {
+            self.ends += 1;
+            Ok(())
         }
-        let line = b"a line with http://a.example/x in it\n";
-        let d = tree(&[("big.txt", &line.repeat((1 << 20) / line.len()))]);
-        let path = d.path().join("big.txt");
+        fn error(
+            &mut self,
+            _: &urlx::InputInfo,
+            e: &std::io::Error,
+        ) -> std::io::Result<()> {
+            self.errors.push(e.to_string());
+            Ok(())
+        }
+    }
+
+    /// Search `name` (`unit` repeated to 1 MiB) with a sink that cuts it
+    /// to 100 KiB at the first hit.
+    fn shrink_while_read(name: &str, head: &[u8], unit: &[u8]) -> Shrink {
+        let mut data = head.to_vec();
+        data.extend(unit.repeat((1 << 20) / unit.len()));
+        let d = tree(&[(name, &data)]);
+        let path = d.path().join(name);
         let ex = urlx::Extractor::builder()
             .chunk_size(16 << 10)
             .batch_size(32 << 10)
             .build()
             .unwrap();
-        let mut sink =
-            Shrink { path: path.clone(), hits: Vec::new(), ends: 0 };
-        ex.search(std::iter::once(urlx::Input::file("big", &path)), &mut sink)
+        let mut sink = Shrink {
+            path: path.clone(),
+            keep: 100 << 10,
+            hits: Vec::new(),
+            ends: 0,
+            errors: Vec::new(),
+        };
+        ex.search(std::iter::once(urlx::Input::file(name, &path)), &mut sink)
             .unwrap();
+        sink
+    }
+
+    #[test]
+    fn a_file_that_shrinks_while_read_is_an_error() {
+        // 1 MiB of lines with a URL each, read in 16 KiB parts; the sink
+        // truncates the file to 100 KiB at the first hit, while later
+        // parts are still to be read. The hits of what was read come in
+        // order, the input ends once, and then an error says the result
+        // is partial (exit 2 from the command-line tool), like a read
+        // error.
+        let line = b"a line with http://a.example/x in it\n";
+        let sink = shrink_while_read("big.txt", b"", line);
         assert_eq!(sink.ends, 1);
         assert!(sink.hits.len() >= (100 << 10) / line.len() - 1);
+        assert!(sink.hits.len() < (1 << 20) / line.len());
         assert!(sink.hits.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(sink.errors.len(), 1, "{:?}", sink.errors);
+        assert!(
+            sink.errors[0].starts_with(&format!(
+                "the file shrank while it was read ({} bytes when opened, \
+                 102400 now)",
+                (1 << 20) / line.len() * line.len()
+            )),
+            "{:?}",
+            sink.errors
+        );
+        // Mail, read as a stream: the same.
+        let sink = shrink_while_read(
+            "big.mbox",
+            b"",
+            b"From a@example.com Thu Jan  1 00:00:00 1970\nSubject: s\n\n\
+              http://m.example/\n",
+        );
+        assert_eq!(sink.ends, 1);
+        assert!(sink.hits.len() > 1000, "{}", sink.hits.len());
+        assert_eq!(sink.errors.len(), 1, "{:?}", sink.errors);
+        assert!(sink.errors[0].contains("shrank"), "{:?}", sink.errors);
+    }
+
+    #[test]
+    fn mime_parts_past_the_limit_are_read_as_text() {
+        // 12,000 parts of one URL each: the first 9,999 are walked as
+        // MIME (the message is the 10,000th entity), the rest is one text
+        // piece; every URL is printed, in order, with one warning.
+        let mut m = String::from(
+            "From: a@example.com\nContent-Type: multipart/mixed; \
+             boundary=b\n\n",
+        );
+        for k in 0..12_000 {
+            m.push_str(&format!(
+                "--b\nContent-Type: text/plain\n\nhttp://p.example/{k}\n"
+            ));
+        }
+        m.push_str("--b--\n");
+        let r = urlx_stdin(&["--json"], &m);
+        assert_eq!(r.code, Some(0));
+        let hits = r.json();
+        assert_eq!(hits.len(), 12_000);
+        for (k, h) in hits.iter().enumerate() {
+            assert_eq!(h["url"], format!("http://p.example/{k}"));
+        }
+        assert_eq!(hits[9_998]["part"], "9999");
+        assert_eq!(hits[9_999]["part"], "rest");
+        assert_eq!(hits[11_999]["part"], "rest");
+        assert_eq!(
+            r.stderr,
+            "urlx: <stdin>: message 1: more than 10000 MIME parts: the rest \
+             was read as text\n"
+        );
+    }
+
+    #[test]
+    fn a_file_of_the_kernel_that_says_empty_is_read_to_its_end() {
+        // /proc/PID/cmdline has a size of 0 and holds the arguments.
+        let mut child = Command::new("sh")
+            .args(["-c", "sleep 10", "x", "http://proc.example/x"])
+            .spawn()
+            .unwrap();
+        let path = format!("/proc/{}/cmdline", child.id());
+        assert_eq!(fs::metadata(&path).unwrap().len(), 0);
+        let r = crate::common::urlx_stdin(&["-a", &path], "");
+        let _ = child.kill();
+        let _ = child.wait();
+        r.expect("http://proc.example/x\n", 0);
     }
 
     #[test]

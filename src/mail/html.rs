@@ -220,6 +220,31 @@ pub struct Link {
 ///
 /// Never panics; time and memory are linear in `html.len()`.
 pub fn scan_html(html: &str) -> HtmlScan {
+    scan(html, None)
+}
+
+/// [`scan_html`], giving the links and attribute texts of each tag to
+/// `each` as soon as the tag is read instead of collecting them (the
+/// result has none): a document of a million attributes is never held
+/// as a million values. [`HtmlScan::base`] is known only at the end;
+/// see [`may_have_base`].
+pub fn scan_html_with(html: &str, each: &mut TagSink<'_>) -> HtmlScan {
+    scan(html, Some(each))
+}
+
+/// What [`scan_html_with`] gives each tag's links and attribute texts to.
+pub type TagSink<'f> = dyn FnMut(&[Link], &[AttrText]) + 'f;
+
+/// Whether `html` may hold a `<base>` element (a `<` and `base` in any
+/// case): when it does not, [`HtmlScan::base`] is `None`.
+pub fn may_have_base(html: &str) -> bool {
+    let b = html.as_bytes();
+    memchr::memchr_iter(b'<', b).any(|i| {
+        b.get(i + 1..i + 5).is_some_and(|n| n.eq_ignore_ascii_case(b"base"))
+    })
+}
+
+fn scan<'f>(html: &str, each: Option<&'f mut TagSink<'f>>) -> HtmlScan {
     let mut s = Scanner {
         html,
         b: html.as_bytes(),
@@ -227,6 +252,7 @@ pub fn scan_html(html: &str) -> HtmlScan {
         no_quote_from: [usize::MAX; 2],
         no_gt_from: usize::MAX,
         attrs: Vec::new(),
+        each,
     };
     s.run();
     s.out
@@ -344,7 +370,7 @@ struct Attr {
     value: Option<(usize, usize)>,
 }
 
-struct Scanner<'a> {
+struct Scanner<'a, 'f> {
     html: &'a str,
     b: &'a [u8],
     out: HtmlScan,
@@ -355,9 +381,11 @@ struct Scanner<'a> {
     no_gt_from: usize,
     /// Attributes of the current tag (reused buffer).
     attrs: Vec<Attr>,
+    /// Where each tag's links and attribute texts go, if not collected.
+    each: Option<&'f mut TagSink<'f>>,
 }
 
-impl Scanner<'_> {
+impl Scanner<'_, '_> {
     fn run(&mut self) {
         let b = self.b;
         let n = b.len();
@@ -505,6 +533,13 @@ impl Scanner<'_> {
         }
         let attrs = std::mem::take(&mut self.attrs);
         self.links(name, &attrs);
+        if let Some(each) = self.each.as_mut()
+            && !(self.out.links.is_empty() && self.out.attr_texts.is_empty())
+        {
+            each(&self.out.links, &self.out.attr_texts);
+            self.out.links.clear();
+            self.out.attr_texts.clear();
+        }
         self.attrs = attrs;
         match content {
             Content::Markup => end,

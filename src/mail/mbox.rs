@@ -92,9 +92,9 @@ pub(crate) struct Messages<R> {
     start: usize,
     /// How far into `buf[start..]` a separator was already looked for.
     searched: usize,
-    /// Offset in the input of `buf[0]`.
+    /// Offset in the input of `buf[start]`.
     buf_offset: u64,
-    /// Newlines in the input before `buf[0]`.
+    /// Newlines in the input before `buf[start]`.
     buf_line: u64,
     eof: bool,
     number: u64,
@@ -106,7 +106,13 @@ pub(crate) struct Messages<R> {
     length: Length,
     /// The read error that ended the input, given after its messages.
     error: Option<io::Error>,
+    /// Asked at the end of the input how many bytes were read: an error
+    /// to end with instead (see [`Messages::check_end`]).
+    end_check: Option<EndCheck>,
 }
+
+/// See [`Messages::check_end`].
+pub(crate) type EndCheck = Box<dyn FnMut(u64) -> Option<io::Error>>;
 
 /// What is known of the pending message's `Content-Length` end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,7 +152,15 @@ impl<R: Read> Messages<R> {
             continuing: false,
             length: Length::Absent,
             error: None,
+            end_check: None,
         }
+    }
+
+    /// At the end of the input, `check` is told how many bytes were read;
+    /// an error it returns is given after the last message, as a read
+    /// error would be (a file that shrank while it was read).
+    pub fn check_end(&mut self, check: EndCheck) {
+        self.end_check = Some(check);
     }
 
     /// Read more input into `buf`; false at the end.
@@ -167,6 +181,8 @@ impl<R: Read> Messages<R> {
             self.eof = true;
         } else if n == 0 {
             self.eof = true;
+            let read = self.buf_offset + (self.buf.len() - self.start) as u64;
+            self.error = self.end_check.as_mut().and_then(|check| check(read));
         }
         Ok(n > 0)
     }

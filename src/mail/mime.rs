@@ -246,16 +246,41 @@ impl OffsetMap {
     /// text of `len` bytes. The inner maps (quoted-printable, yEnc,
     /// unfolding, `format=flowed`) have runs of one width only.
     fn then(&self, len: usize, inner: &OffsetMap) -> OffsetMap {
+        if let [only] = inner.anchors[..]
+            && (only.text, only.num, only.den) == (0, 1, 1)
+        {
+            // Inner text copied unchanged from `only.raw` on (a part in
+            // 7bit or 8bit): this map, moved.
+            let mut moved = self.clone();
+            for a in &mut moved.anchors {
+                a.raw = a.raw.saturating_add(only.raw);
+            }
+            return moved;
+        }
         let mut b = MapBuilder::default();
         for (k, a) in self.anchors.iter().enumerate() {
             let end = self.anchors.get(k + 1).map_or(len, |n| n.text);
             if a.den == 0 {
                 // Character by character: each maps to where its first
                 // mid byte maps.
+                // The inner anchors are walked along (mid offsets only
+                // grow), not searched for each character.
+                let mut k = inner.anchors.partition_point(|x| x.text <= a.raw);
+                let mut inner_at = |mid: usize| {
+                    while inner.anchors.get(k).is_some_and(|x| x.text <= mid) {
+                        k += 1;
+                    }
+                    match k.checked_sub(1).and_then(|i| inner.anchors.get(i)) {
+                        Some(x) => inner.raw_in(x, mid),
+                        None => mid,
+                    }
+                };
+                let mut raw = None;
                 for (t, mid, r, w) in self.run_chars(a, end) {
-                    let raw = inner.raw_offset(mid);
-                    let next = inner.raw_offset(mid + r);
-                    b.push_char(t, raw, next.saturating_sub(raw), w);
+                    let at = raw.unwrap_or_else(|| inner_at(mid));
+                    let next = inner_at(mid + r);
+                    b.push_char(t, at, next.saturating_sub(at), w);
+                    raw = Some(next);
                 }
                 continue;
             }
@@ -287,7 +312,9 @@ impl OffsetMap {
                 if t >= end {
                     break;
                 }
-                let raw = inner.raw_offset(a.raw_at(t));
+                // (If a later inner anchor starts before this character
+                // too, its turn replaces this anchor.)
+                let raw = inner.raw_in(x, a.raw_at(t));
                 b.push_ratio(t, raw, a.num.saturating_mul(x.num), a.den);
             }
         }

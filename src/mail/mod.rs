@@ -346,10 +346,14 @@ fn collect_hits(
                 });
             }
             mime::Source::Html => {
-                let doc = html::scan_html(&piece.text);
                 // HTML `<base href>` comes first (Appendix D), resolved
-                // against the part's base if it is relative.
-                let html_base = doc.base.as_deref().and_then(|b| {
+                // against the part's base if it is relative. The first
+                // `<base>` counts for links before it too: found by a
+                // first pass, when there may be one.
+                let doc_base = html::may_have_base(&piece.text)
+                    .then(|| html::scan_html_with(&piece.text, &mut |_, _| {}))
+                    .and_then(|d| d.base);
+                let html_base = doc_base.as_deref().and_then(|b| {
                     let uri = crate::validate::Uri::parse(b);
                     if uri.is_absolute() {
                         Some(b.to_string())
@@ -375,51 +379,67 @@ fn collect_hits(
                         })
                         .clone()
                 };
-                for link in &doc.links {
-                    if link.value.is_empty() {
-                        continue;
-                    }
-                    let Some(mut hit) = ex.build_hit_in(
-                        &link.value,
-                        base,
-                        Context::Href,
-                        urls,
-                    ) else {
-                        continue;
-                    };
-                    let s = piece.map.raw_offset(link.offset);
-                    let e =
-                        piece.map.raw_offset(link.offset + link.value.len());
-                    place(&mut hit, s, e);
-                    hit.provenance = Some(attr(&link.element, link.attr));
-                    out.push(hit);
-                }
-                // Every attribute value is text too, for URLs with a
-                // scheme; a URL found where a URL attribute's link starts
-                // is that link, not a second hit.
-                let mut link_at: Vec<usize> =
-                    doc.links.iter().map(|l| l.offset).collect();
-                link_at.sort_unstable();
-                for value in &doc.attr_texts {
-                    let mut prov = None;
-                    let text = value.text.as_bytes();
-                    ex.find_in_buffer(text, base, urls, out, |c, hit| {
-                        let h = value.html_offset(c.start);
-                        if c.abbrev.is_some()
-                            || link_at.binary_search(&h).is_ok()
-                        {
-                            return false;
+                // Each tag's links and attribute values as it is read.
+                let mut tag =
+                    |links: &[html::Link], texts: &[html::AttrText]| {
+                        for link in links {
+                            if link.value.is_empty() {
+                                continue;
+                            }
+                            let Some(mut hit) = ex.build_hit_in(
+                                &link.value,
+                                base,
+                                Context::Href,
+                                urls,
+                            ) else {
+                                continue;
+                            };
+                            let s = piece.map.raw_offset(link.offset);
+                            let e = piece
+                                .map
+                                .raw_offset(link.offset + link.value.len());
+                            place(&mut hit, s, e);
+                            hit.provenance =
+                                Some(attr(&link.element, link.attr));
+                            out.push(hit);
                         }
-                        let s = piece.map.raw_offset(h);
-                        let e = piece.map.raw_offset(value.html_offset(c.end));
-                        place(hit, s, e);
-                        let p = prov.get_or_insert_with(|| {
-                            attr(&value.element, &value.attr)
-                        });
-                        hit.provenance = Some(p.clone());
-                        true
-                    });
-                }
+                        // Every attribute value is text too, for URLs with a
+                        // scheme; a URL found where a URL attribute's link
+                        // starts is that link, not a second hit.
+                        for value in texts {
+                            let mut prov = None;
+                            let text = value.text.as_bytes();
+                            ex.find_in_buffer(
+                                text,
+                                base,
+                                urls,
+                                out,
+                                |c, hit| {
+                                    let h = value.html_offset(c.start);
+                                    if c.abbrev.is_some()
+                                        || links
+                                            .binary_search_by_key(&h, |l| {
+                                                l.offset
+                                            })
+                                            .is_ok()
+                                    {
+                                        return false;
+                                    }
+                                    let s = piece.map.raw_offset(h);
+                                    let e = piece
+                                        .map
+                                        .raw_offset(value.html_offset(c.end));
+                                    place(hit, s, e);
+                                    let p = prov.get_or_insert_with(|| {
+                                        attr(&value.element, &value.attr)
+                                    });
+                                    hit.provenance = Some(p.clone());
+                                    true
+                                },
+                            );
+                        }
+                    };
+                let doc = html::scan_html_with(&piece.text, &mut tag);
                 prov.source = Source::HtmlText;
                 let prov = Arc::new(prov);
                 ex.find_in_buffer(
