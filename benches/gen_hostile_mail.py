@@ -1,32 +1,51 @@
 #!/usr/bin/env python3
 """gen_hostile_mail.py: write the mail inputs that test urlx's memory bound.
 
-Each is built to make one part of mail decoding as large as it can be:
+Each is built to make one part of mail decoding as large as it can be.
+The mbox files hold --count messages of 15 MiB each (just under the
+16 MiB parsed as MIME):
 
-  dense.mbox      messages of 15 MiB of URLs (one every 32 bytes), in
-                  quoted-printable, so every byte is decoded and every
-                  URL is a hit (--count messages)
-  huge.eml        one 64 MiB message of URLs: longer than the limit on a
-                  message parsed as MIME, so its tail is plain text
-  parts.eml       a multipart of 12,000 one-URL parts
-  boundary.eml    a multipart whose boundary line is repeated on almost
-                  every line (empty parts, 32 MiB)
-  header.eml      a 100 MB header field of URLs (folded every 78 bytes)
-  parts1m.eml     a multipart of 1,000,000 one-URL parts (beyond the
-                  10,000 parts walked as MIME)
+  dense.mbox    quoted-printable text of URLs, one every 32 bytes
+  hits.mbox     `a://b` lines: a URL every 6 bytes, the most hits a
+                byte of text can give
+  html.mbox     HTML of `<a href=a://b>a://b</a>` lines (links and text)
+  attrs.mbox    HTML of `<p x=a://b y=a://c>` lines (attribute texts)
+  entities.mbox HTML of `&eacute;` references, nothing else
+  fields.mbox   a header of a million `X-L: a://b` fields
+  qp.mbox       quoted-printable escapes (`=E9`) of Latin-1, every byte
+  cp1252.mbox   windows-1252 bytes that become 3-byte characters (0x80)
+  mixed.mbox    windows-1252 characters of 2 and 3 UTF-8 bytes in turn
+  utf16.mbox    UTF-16LE text of `a://b` lines
+  base64.mbox   base64 text of `a://b` lines
 
-Usage: gen_hostile_mail.py --out /tmp/urlx-bench/hostile [--count 8]
+and single messages:
+
+  huge.eml      64 MiB of URLs: longer than the limit on a message
+                parsed as MIME, so its tail is plain text
+  parts.eml     a multipart of 12,000 one-URL parts
+  parts1m.eml   a multipart of 1,000,000 one-URL parts
+  boundary.eml  a multipart whose boundary line is repeated on almost
+                every line (empty parts, 32 MiB)
+  header.eml    a 100 MB header field of URLs (folded every 24 bytes)
+
+Usage: gen_hostile_mail.py --out /tmp/urlx-bench/hostile [--count 3]
 """
 import argparse
+import base64
 import os
+
+SIZE = 15 << 20
+
+
+def fill(unit, size=SIZE):
+    return unit * (size // len(unit))
 
 
 def dense_body(size):
-    line = b"http://a.example/p/%08d x\n"
     out = bytearray()
     i = 0
     while len(out) < size:
-        out += line % i
+        out += b"http://a.example/p/%08d x\n" % i
         i += 1
     return bytes(out[:size])
 
@@ -42,30 +61,55 @@ def write(path, parts):
             f.write(p)
 
 
+def mbox(path, fields, body, count):
+    sep = b"From a@example.com Thu Jan  1 00:00:00 1970\n"
+    msg = sep + header(fields) + b"\n" + body + b"\n"
+    write(path, [msg] * count)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
-    ap.add_argument("--count", type=int, default=8)
+    ap.add_argument("--count", type=int, default=3)
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     o = lambda n: os.path.join(args.out, n)
+    n = args.count
 
-    body = dense_body(15 << 20)
-    msgs = []
-    for i in range(args.count):
-        msgs.append(b"From a@example.com Thu Jan  1 00:00:00 1970\n")
-        msgs.append(header(b"Content-Type: text/plain; charset=utf-8\n"
-                           b"Content-Transfer-Encoding: quoted-printable\n\n"))
-        msgs.append(body)
-        msgs.append(b"\n")
-    write(o("dense.mbox"), msgs)
+    qp = b"Content-Transfer-Encoding: quoted-printable\n"
+    mbox(o("dense.mbox"),
+         b"Content-Type: text/plain; charset=utf-8\n" + qp,
+         dense_body(SIZE), n)
+    mbox(o("hits.mbox"), b"Content-Type: text/plain\n",
+         fill(b"a://b\n"), n)
+    mbox(o("html.mbox"), b"Content-Type: text/html\n",
+         fill(b"<a href=a://b>a://b</a>\n"), n)
+    mbox(o("attrs.mbox"), b"Content-Type: text/html\n",
+         fill(b"<p x=a://b y=a://c>\n"), n)
+    mbox(o("entities.mbox"), b"Content-Type: text/html\n",
+         fill(b"&eacute;"), n)
+    mbox(o("fields.mbox"), fill(b"X-L: a://b\n"), b"body\n", n)
+    mbox(o("qp.mbox"),
+         b"Content-Type: text/plain; charset=iso-8859-1\n" + qp,
+         fill(b"=E9" * 25 + b"=\n"), n)
+    mbox(o("cp1252.mbox"), b"Content-Type: text/plain; charset=windows-1252\n",
+         fill(b"\x80" * 76 + b"\n"), n)
+    mbox(o("mixed.mbox"), b"Content-Type: text/plain; charset=windows-1252\n",
+         fill(b"\xe9\x80" * 38 + b"\n"), n)
+    mbox(o("utf16.mbox"),
+         b"Content-Type: text/plain; charset=utf-16le\n"
+         b"Content-Transfer-Encoding: 8bit\n",
+         fill(b"a://b\n", SIZE // 2).decode().encode("utf-16-le"), n)
+    mbox(o("base64.mbox"),
+         b"Content-Type: text/plain\nContent-Transfer-Encoding: base64\n",
+         base64.encodebytes(fill(b"a://b\n", SIZE * 3 // 4)), n)
 
     write(o("huge.eml"), [header(b"Content-Type: text/plain\n\n"),
                           dense_body(64 << 20)])
 
-    def multipart(n):
+    def multipart(count):
         yield header(b'Content-Type: multipart/mixed; boundary="b"\n\n')
-        for i in range(n):
+        for i in range(count):
             yield (b"--b\nContent-Type: text/plain\n\n"
                    b"http://p.example/%d\n" % i)
         yield b"--b--\n"
