@@ -561,6 +561,16 @@ pub struct Summary {
     pub hits: u64,
     /// Inputs that failed to open or read.
     pub errors: u64,
+    /// Inputs searched (in whole or in part).
+    pub inputs: u64,
+    /// Bytes searched: of plain text as read (decompressed), of mail the
+    /// messages' bytes.
+    pub bytes: u64,
+    /// Mail messages and news articles searched.
+    pub messages: u64,
+    /// Warnings given for messages ([`Sink::warning`]): problems met
+    /// decoding them, after which their text was read all the same.
+    pub notes: u64,
     /// The sink asked to stop before the end.
     pub stopped: bool,
 }
@@ -608,6 +618,10 @@ struct JobOut {
     /// An error to report after the hits (a file that shrank while it
     /// was read).
     error: Option<io::Error>,
+    /// For messages: how many (not counting the continuations of one
+    /// too long to parse), and their bytes.
+    messages: u64,
+    bytes: u64,
 }
 
 /// What the merge carries from batch to batch.
@@ -627,6 +641,7 @@ impl MergeState {
     fn start(&mut self, input: usize) {
         self.carry = Carry::default();
         self.active = Some(input);
+        self.summary.inputs += 1;
     }
 
     /// Give the warnings and hits of decoded messages to the sink;
@@ -637,6 +652,9 @@ impl MergeState {
         out: JobOut,
         sink: &mut dyn Sink,
     ) -> io::Result<bool> {
+        self.summary.messages += out.messages;
+        self.summary.bytes += out.bytes;
+        self.summary.notes += out.warnings.len() as u64;
         for (number, text) in &out.warnings {
             sink.warning(info, *number, text)?;
         }
@@ -955,6 +973,8 @@ impl Extractor {
 
     /// Decode one message and add its hits and warnings to `out`.
     fn message_job(&self, msg: &Message, out: &mut JobOut) {
+        out.messages += u64::from(!msg.continuation);
+        out.bytes += msg.raw.len() as u64;
         let warnings =
             mail::message_hits(self, &self.config.mail, msg, &mut out.hits);
         if !warnings.is_empty() && !msg.continuation {
@@ -1248,6 +1268,7 @@ impl Extractor {
         if first {
             st.start(info.index);
         }
+        st.summary.bytes += seg.own.len() as u64;
         for (range, spec) in parts {
             let mut keep = self.merge(seg, range, spec, &mut st.carry);
             let mut arena = None;

@@ -1375,7 +1375,7 @@ mod safety {
             "From: a@b.example\nContent-Type: text/plain; charset={long}\n\n\
              http://a.example/\n"
         );
-        let r = urlx_stdin(&["--format", "eml"], &mail);
+        let r = urlx_stdin(&["--format", "eml", "--mail-notes"], &mail);
         r.expect("http://a.example/\n", 0);
         let cut =
             format!("%E2%80%AE{}\u{2026} (8388611 bytes)", "x".repeat(99));
@@ -1407,6 +1407,66 @@ mod safety {
         r.expect("", 2);
         assert!(!r.stderr.contains('\x1b'), "{:?}", r.stderr);
         assert!(r.stderr.contains("x%1By"), "{:?}", r.stderr);
+    }
+}
+
+mod quiet {
+    //! Notes on decoding are printed on request; -s; --stats.
+    use super::*;
+
+    const MAIL: &str = "From: a@example.com\nContent-Type: text/plain; \
+                        charset=x-unknown\n\nsee http://q.example/\n";
+
+    #[test]
+    fn notes_on_decoding_are_off_by_default() {
+        let r = urlx_stdin(&[], MAIL);
+        assert_eq!(r.code, Some(0));
+        assert_eq!(r.out(), "http://q.example/\n");
+        assert_eq!(r.stderr, "");
+        let r = urlx_stdin(&["--mail-notes"], MAIL);
+        assert_eq!(r.out(), "http://q.example/\n");
+        assert_eq!(
+            r.stderr,
+            "urlx: <stdin>: message 1: unknown charset x-unknown, read as \
+             UTF-8 lossily\n"
+        );
+    }
+
+    #[test]
+    fn no_messages_keeps_the_exit_status() {
+        let d = tree(&[("a.txt", b"http://a.example/\n")]);
+        let r = urlx_at(d.path(), &["a.txt", "missing.txt"]);
+        assert_eq!(r.code, Some(2));
+        assert!(r.stderr.contains("missing.txt"), "{:?}", r.stderr);
+        let r = urlx_at(d.path(), &["-s", "a.txt", "missing.txt"]);
+        assert_eq!(r.code, Some(2));
+        assert_eq!(r.out(), "a.txt:http://a.example/\n");
+        assert_eq!(r.stderr, "");
+    }
+
+    #[test]
+    fn stats_count_what_was_searched() {
+        let d = tree(&[
+            ("a.txt", b"http://a.example/ and http://b.example/ x\n"),
+            ("m.eml", MAIL.as_bytes()),
+        ]);
+        let r = urlx_at(d.path(), &["--stats", "a.txt", "m.eml", "no.txt"]);
+        assert_eq!(r.code, Some(2));
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        let bytes = 42 + MAIL.len();
+        assert_eq!(
+            lines[1..5],
+            [
+                "3 URLs printed (3 found)",
+                "2 inputs searched, 1 could not be read",
+                &format!("{bytes} bytes searched, 1 messages"),
+                "1 notes on decoding messages (--mail-notes)",
+            ],
+            "{:?}",
+            r.stderr
+        );
+        assert!(lines[0].contains("no.txt"), "{:?}", r.stderr);
+        assert!(lines[5].ends_with(" seconds"), "{:?}", r.stderr);
     }
 }
 
@@ -1710,7 +1770,7 @@ mod failures {
             ));
         }
         m.push_str("--b--\n");
-        let r = urlx_stdin(&["--json"], &m);
+        let r = urlx_stdin(&["--json", "--mail-notes"], &m);
         assert_eq!(r.code, Some(0));
         let hits = r.json();
         assert_eq!(hits.len(), 12_000);

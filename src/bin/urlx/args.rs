@@ -202,6 +202,27 @@ pub struct Args {
     #[arg(long)]
     pub line_buffered: bool,
 
+    /// Print on stderr, for each message, the problems met decoding it (a
+    /// body without a charset read as windows-1252, a multipart without
+    /// its close delimiter, a message longer than 16 MiB, ...). They are
+    /// not errors: its text was read all the same. Off by default (an
+    /// archive can give one a message); --stats counts them.
+    #[arg(long)]
+    pub mail_notes: bool,
+
+    /// Suppress the messages about inputs that cannot be opened or read,
+    /// and binary-file notes. The exit status still says 2 when an input
+    /// could not be read.
+    #[arg(short = 's', long)]
+    pub no_messages: bool,
+
+    /// Print totals on stderr at the end (on stderr, so that the URLs on
+    /// stdout stay a clean list; ripgrep prints them on stdout): URLs
+    /// printed and found, inputs searched and failed, bytes and messages
+    /// searched, notes on decoding, seconds.
+    #[arg(long)]
+    pub stats: bool,
+
     /// Number of threads (default: the number of CPUs).
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,

@@ -111,6 +111,10 @@ struct CliSink<W: Write> {
     printer: Printer<W>,
     explicit: std::rc::Rc<std::cell::RefCell<Vec<bool>>>,
     failed: bool,
+    /// Print the notes on decoding messages (--mail-notes).
+    notes: bool,
+    /// Print the messages about inputs (not -s).
+    messages: bool,
 }
 
 impl<W: Write> Sink for CliSink<W> {
@@ -132,6 +136,9 @@ impl<W: Write> Sink for CliSink<W> {
         message: u64,
         text: &str,
     ) -> io::Result<()> {
+        if !self.notes {
+            return Ok(());
+        }
         note!(
             "urlx: {}: message {message}: {}",
             escape_for_terminal(&input.name),
@@ -147,6 +154,9 @@ impl<W: Write> Sink for CliSink<W> {
     ) -> io::Result<()> {
         self.failed = true;
         self.printer.error(input, error)?;
+        if !self.messages {
+            return Ok(());
+        }
         note!(
             "urlx: {}: {}",
             escape_for_terminal(&input.name),
@@ -162,7 +172,7 @@ impl<W: Write> Sink for CliSink<W> {
         skipped: bool,
     ) -> io::Result<()> {
         let explicit = self.explicit.borrow();
-        if input::was_explicit(&explicit, input.index) {
+        if self.messages && input::was_explicit(&explicit, input.index) {
             let what = if skipped { "skipped" } else { "searched up to it" };
             note!(
                 "urlx: {}: binary file (NUL byte at offset {offset}), {what}; \
@@ -255,6 +265,8 @@ fn run(args: Args) -> anyhow::Result<u8> {
         printer: Printer::new(out, opts),
         explicit: explicit.clone(),
         failed: false,
+        notes: args.mail_notes,
+        messages: !args.no_messages,
     };
     let flags = explicit.clone();
     let sniff = args.search_zip;
@@ -263,9 +275,13 @@ fn run(args: Args) -> anyhow::Result<u8> {
         flags.borrow_mut().push(was);
         input
     });
+    let started = std::time::Instant::now();
     let summary = extractor.search(inputs, &mut sink)?;
     let printed = sink.printer.printed();
     sink.printer.into_inner()?;
+    if args.stats {
+        print_stats(&summary, printed, started.elapsed());
+    }
     if sink.failed || summary.errors > 0 {
         Ok(2)
     } else if printed > 0 {
@@ -273,6 +289,31 @@ fn run(args: Args) -> anyhow::Result<u8> {
     } else {
         Ok(1)
     }
+}
+
+/// The totals of --stats, on stderr.
+fn print_stats(s: &urlx::Summary, printed: u64, took: std::time::Duration) {
+    let n = |v: u64| {
+        // Thousands separated, as in the README's figures.
+        let d = v.to_string();
+        let mut out = String::new();
+        for (i, c) in d.chars().enumerate() {
+            if i > 0 && (d.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    note!("{} URLs printed ({} found)", n(printed), n(s.hits));
+    note!(
+        "{} inputs searched, {} could not be read",
+        n(s.inputs),
+        n(s.errors)
+    );
+    note!("{} bytes searched, {} messages", n(s.bytes), n(s.messages));
+    note!("{} notes on decoding messages (--mail-notes)", n(s.notes));
+    note!("{:.3} seconds", took.as_secs_f64());
 }
 
 fn run_resolve(args: ResolveArgs) -> anyhow::Result<u8> {
