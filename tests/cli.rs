@@ -1444,6 +1444,56 @@ mod quiet {
         assert_eq!(r.stderr, "");
     }
 
+    fn three() -> TempDir {
+        tree(&[
+            ("a.txt", b"http://a.example/1 http://a.example/2\n"),
+            ("b.txt", b"no link here\n"),
+            ("c.txt", b"http://c.example/ x http://c.example/2 y http://c.example/3\n"),
+        ])
+    }
+
+    #[test]
+    fn files_with_and_without_urls() {
+        let d = three();
+        let r = urlx_at(d.path(), &["-l", "a.txt", "b.txt", "c.txt"]);
+        r.expect("a.txt\nc.txt\n", 0);
+        let r = urlx_at(d.path(), &["-l", "-0", "a.txt", "c.txt"]);
+        r.expect("a.txt\0c.txt\0", 0);
+        let r = urlx_at(d.path(), &["-l", "b.txt"]);
+        r.expect("", 1);
+        let args = ["--files-without-match", "a.txt", "b.txt", "c.txt"];
+        urlx_at(d.path(), &args).expect("b.txt\n", 0);
+        let r = urlx_at(d.path(), &["--files-without-match", "a.txt"]);
+        r.expect("", 1);
+        // Meaningless together: refused.
+        let r = urlx_at(d.path(), &["-l", "-c", "a.txt"]);
+        assert_eq!(r.code, Some(2));
+        assert!(r.stderr.contains("cannot be used with"), "{:?}", r.stderr);
+    }
+
+    #[test]
+    fn quiet_prints_nothing_and_says_by_its_status() {
+        let d = three();
+        urlx_at(d.path(), &["-q", "a.txt", "b.txt"]).expect("", 0);
+        urlx_at(d.path(), &["-q", "b.txt"]).expect("", 1);
+        urlx_at(d.path(), &["-q", "-c", "--json", "c.txt"]).expect("", 0);
+    }
+
+    #[test]
+    fn max_count_is_per_input() {
+        let d = three();
+        let r = urlx_at(d.path(), &["-m", "1", "a.txt", "b.txt", "c.txt"]);
+        r.expect("a.txt:http://a.example/1\nc.txt:http://c.example/\n", 0);
+        let r = urlx_at(d.path(), &["-m", "2", "-c", "a.txt", "c.txt"]);
+        r.expect("a.txt:2\nc.txt:2\n", 0);
+        // In an mbox, the URLs of all its messages together.
+        let mbox = "From a@b Thu Jan  1 00:00:00 1970\nSubject: x\n\n\
+                    http://m.example/1\n\n\
+                    From a@b Thu Jan  1 00:00:00 1970\nSubject: y\n\n\
+                    http://m.example/2\n";
+        urlx_stdin(&["-m", "1"], mbox).expect("http://m.example/1\n", 0);
+    }
+
     #[test]
     fn stats_count_what_was_searched() {
         let d = tree(&[

@@ -39,6 +39,14 @@ pub enum Format {
     /// first, after all inputs (a `mailto:` URL names the domain of its
     /// first address).
     Hosts,
+    /// The name of each input with a URL, once, when its first URL is
+    /// found.
+    FilesWithMatches,
+    /// The name of each input without a URL, at its end.
+    FilesWithoutMatch,
+    /// Nothing: the search stops at the first URL (the caller reads
+    /// [`Printer::printed`]).
+    Quiet,
 }
 
 /// What to print and how.
@@ -82,6 +90,10 @@ pub struct PrintOptions {
     /// Prefix each URL with the Message-ID of its message (`-` when it
     /// has none or is not from a message).
     pub message_id: bool,
+    /// At most this many URLs from each input (a file or standard
+    /// input, all its messages together); the rest are not printed nor
+    /// counted.
+    pub max_count: Option<u64>,
 }
 
 impl Default for PrintOptions {
@@ -102,6 +114,7 @@ impl Default for PrintOptions {
             unwrap: false,
             warnings: false,
             message_id: false,
+            max_count: None,
         }
     }
 }
@@ -116,7 +129,11 @@ pub struct Printer<W> {
     /// Counts by normal form or host, for the summary formats.
     tally: HashMap<String, u64>,
     printed: u64,
+    /// URLs printed (or counted) from the current input.
     count: u64,
+    /// Input names printed ([`Format::FilesWithMatches`],
+    /// [`Format::FilesWithoutMatch`]).
+    names: u64,
     /// The name of the input last named, and that name as printed
     /// (escaped, with the separator): every hit of a file repeats it.
     /// (Both empty before the first.)
@@ -133,6 +150,7 @@ impl<W: Write> Printer<W> {
             tally: HashMap::new(),
             printed: 0,
             count: 0,
+            names: 0,
             named: (String::new(), Vec::new()),
         }
     }
@@ -140,6 +158,20 @@ impl<W: Write> Printer<W> {
     /// Hits printed (or counted) so far.
     pub fn printed(&self) -> u64 {
         self.printed
+    }
+
+    /// Input names printed so far ([`Format::FilesWithMatches`],
+    /// [`Format::FilesWithoutMatch`]).
+    pub fn names(&self) -> u64 {
+        self.names
+    }
+
+    /// Print the name of `input` alone on its line (NUL-terminated with
+    /// [`PrintOptions::null`], as ripgrep's `-l -0`).
+    fn name_line(&mut self, input: &InputInfo) -> io::Result<()> {
+        self.names += 1;
+        self.out.write_all(escape_for_terminal(&input.name).as_bytes())?;
+        self.out.write_all(if self.opts.null { b"\0" } else { b"\n" })
     }
 
     /// The writer back, flushed, after the summary of
@@ -237,12 +269,21 @@ impl<W: Write> Printer<W> {
 impl<W: Write> Sink for Printer<W> {
     fn hit(&mut self, input: &InputInfo, hit: &Hit) -> io::Result<bool> {
         let mut codes = Vec::new();
-        if !self.wanted(hit, &mut codes) {
+        if !self.wanted(hit, &mut codes)
+            || self.opts.max_count.is_some_and(|m| self.count >= m)
+        {
             return Ok(true);
         }
         self.printed += 1;
+        self.count += 1;
         match self.opts.format {
-            Format::Count => self.count += 1,
+            Format::Count | Format::FilesWithoutMatch => {}
+            Format::Quiet => return Ok(false),
+            Format::FilesWithMatches => {
+                if self.count == 1 {
+                    self.name_line(input)?;
+                }
+            }
             Format::CountUnique => {
                 let k = key(self.text(hit)).into_owned();
                 *self.tally.entry(k).or_default() += 1;
@@ -298,11 +339,17 @@ impl<W: Write> Sink for Printer<W> {
     }
 
     fn end(&mut self, input: &InputInfo, _hits: u64) -> io::Result<()> {
-        if self.opts.format == Format::Count {
-            if self.opts.with_filename {
-                self.name(input)?;
+        match self.opts.format {
+            Format::Count => {
+                if self.opts.with_filename {
+                    self.name(input)?;
+                }
+                writeln!(self.out, "{}", self.count)?;
             }
-            writeln!(self.out, "{}", self.count)?;
+            Format::FilesWithoutMatch if self.count == 0 => {
+                self.name_line(input)?;
+            }
+            _ => {}
         }
         self.count = 0;
         Ok(())

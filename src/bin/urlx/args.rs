@@ -54,6 +54,33 @@ pub struct Args {
     #[arg(short = 'c', long)]
     pub count: bool,
 
+    /// Print the name of each input with a URL, instead of its URLs.
+    #[arg(
+        short = 'l',
+        long,
+        conflicts_with_all = ["count", "json", "count_unique", "hosts"]
+    )]
+    pub files_with_matches: bool,
+
+    /// Print the name of each input without a URL.
+    #[arg(
+        long,
+        conflicts_with_all = [
+            "count", "json", "count_unique", "hosts", "files_with_matches"
+        ]
+    )]
+    pub files_without_match: bool,
+
+    /// Print nothing and stop at the first URL: the exit status says
+    /// whether there was one (0) or not (1).
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+
+    /// Print (or count) at most NUM URLs of each input: of a file or of
+    /// standard input as a whole, all the messages of an mbox together.
+    #[arg(short = 'm', long, value_name = "NUM")]
+    pub max_count: Option<u64>,
+
     /// Print each distinct URL once, the first time it is found; URLs
     /// that differ only in case, escaping, dot segments or a default port
     /// count as one (RFC 3986 6.2.2, 6.2.3). Memory grows with the number

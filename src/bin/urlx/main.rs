@@ -196,7 +196,13 @@ fn run(args: Args) -> anyhow::Result<u8> {
         paths.push("-".into());
     }
     let many = paths.len() > 1 || paths.iter().any(|p| p.is_dir());
-    let format = if args.count_unique {
+    let format = if args.quiet {
+        Format::Quiet
+    } else if args.files_with_matches {
+        Format::FilesWithMatches
+    } else if args.files_without_match {
+        Format::FilesWithoutMatch
+    } else if args.count_unique {
         Format::CountUnique
     } else if args.hosts {
         Format::Hosts
@@ -223,6 +229,7 @@ fn run(args: Args) -> anyhow::Result<u8> {
         unwrap: args.unwrap,
         warnings: args.warnings,
         message_id: args.message_id,
+        max_count: args.max_count,
     };
     let mut builder = Extractor::builder();
     builder
@@ -277,7 +284,12 @@ fn run(args: Args) -> anyhow::Result<u8> {
     });
     let started = std::time::Instant::now();
     let summary = extractor.search(inputs, &mut sink)?;
-    let printed = sink.printer.printed();
+    let printed = match format {
+        Format::FilesWithMatches | Format::FilesWithoutMatch => {
+            sink.printer.names()
+        }
+        _ => sink.printer.printed(),
+    };
     sink.printer.into_inner()?;
     if args.stats {
         print_stats(&summary, printed, started.elapsed());
