@@ -81,6 +81,11 @@ impl Compression {
         }
     }
 
+    /// The format's name: `gzip`, `bzip2`, `xz`, `zstd` (`plain`).
+    pub fn name(self) -> &'static str {
+        self.names().0
+    }
+
     /// The format's name, and the command that tests a file of it.
     fn names(self) -> (&'static str, &'static str) {
         match self {

@@ -552,6 +552,20 @@ pub trait Sink {
     ) -> io::Result<()> {
         Ok(())
     }
+
+    /// [`Sink::binary`] for an input skipped as binary whose first bytes
+    /// are those of a compressed format (`format`): one read without
+    /// decompression, such as `cat x.gz | urlx`. By default the same as
+    /// [`Sink::binary`].
+    fn binary_compressed(
+        &mut self,
+        input: &InputInfo,
+        offset: u64,
+        format: crate::decompress::Compression,
+    ) -> io::Result<()> {
+        let _ = format;
+        self.binary(input, offset, true)
+    }
 }
 
 /// Totals of a search.
@@ -1292,7 +1306,18 @@ impl Extractor {
         }
         if let Some(at) = binary_at {
             let skipped = seg.own.is_empty() && first;
-            sink.binary(info, seg.base + at as u64, skipped)?;
+            let offset = seg.base + at as u64;
+            let format = match seg.base {
+                0 if skipped => {
+                    crate::decompress::Compression::sniff(&seg.buf)
+                }
+                _ => crate::decompress::Compression::None,
+            };
+            if format == crate::decompress::Compression::None {
+                sink.binary(info, offset, skipped)?;
+            } else {
+                sink.binary_compressed(info, offset, format)?;
+            }
         }
         if seg.eof {
             sink.end(info, st.carry.hits)?;

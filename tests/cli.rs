@@ -1476,7 +1476,7 @@ mod quiet {
         let d = three();
         urlx_at(d.path(), &["-q", "a.txt", "b.txt"]).expect("", 0);
         urlx_at(d.path(), &["-q", "b.txt"]).expect("", 1);
-        urlx_at(d.path(), &["-q", "-c", "--json", "c.txt"]).expect("", 0);
+        urlx_at(d.path(), &["-q", "--json", "c.txt"]).expect("", 0);
     }
 
     #[test]
@@ -1492,6 +1492,41 @@ mod quiet {
                     From a@b Thu Jan  1 00:00:00 1970\nSubject: y\n\n\
                     http://m.example/2\n";
         urlx_stdin(&["-m", "1"], mbox).expect("http://m.example/1\n", 0);
+    }
+
+    #[test]
+    fn compressed_input_read_as_is_hints_at_z() {
+        use std::io::Write as _;
+        let mut gz = flate2::write::GzEncoder::new(
+            Vec::new(),
+            flate2::Compression::fast(),
+        );
+        gz.write_all(b"see http://gz.example/\n").unwrap();
+        let gz = gz.finish().unwrap();
+        let d = tree(&[("x.bin", &gz)]);
+        let r = urlx_at(d.path(), &["x.bin"]);
+        r.expect("", 1);
+        assert!(
+            r.stderr.ends_with(
+                "starts as gzip data does: use -z to decompress it\n"
+            ),
+            "{:?}",
+            r.stderr
+        );
+        urlx_at(d.path(), &["-z", "x.bin"]).expect("http://gz.example/\n", 0);
+    }
+
+    #[test]
+    fn meaningless_combinations_are_refused() {
+        for args in [&["-c", "--json"][..], &["-u", "--count-unique"]] {
+            let r = urlx_stdin(args, "http://a.example/\n");
+            assert_eq!(r.code, Some(2), "{args:?}");
+            assert!(
+                r.stderr.contains("cannot be used with"),
+                "{:?}",
+                r.stderr
+            );
+        }
     }
 
     #[test]

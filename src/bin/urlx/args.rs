@@ -105,7 +105,7 @@ pub struct Args {
     /// After all inputs, print each distinct URL (its normal form) with
     /// the number of times it was found, most frequent first, as
     /// "COUNT<tab>URL" (JSON objects with --json).
-    #[arg(long, conflicts_with_all = ["count", "hosts"])]
+    #[arg(long, conflicts_with_all = ["count", "hosts", "unique"])]
     pub count_unique: bool,
 
     /// After all inputs, print each host with the number of URLs naming
@@ -190,7 +190,7 @@ pub struct Args {
     pub scheme: Vec<String>,
 
     /// Print one JSON object per URL (JSON Lines).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "count")]
     pub json: bool,
 
     /// Follow each file name with a NUL byte instead of ':'.

@@ -165,6 +165,24 @@ impl<W: Write> Sink for CliSink<W> {
         Ok(())
     }
 
+    fn binary_compressed(
+        &mut self,
+        input: &InputInfo,
+        offset: u64,
+        format: urlx::decompress::Compression,
+    ) -> io::Result<()> {
+        let explicit = self.explicit.borrow();
+        if self.messages && input::was_explicit(&explicit, input.index) {
+            note!(
+                "urlx: {}: binary file (NUL byte at offset {offset}), \
+                 skipped; it starts as {} data does: use -z to decompress it",
+                escape_for_terminal(&input.name),
+                format.name()
+            );
+        }
+        Ok(())
+    }
+
     fn binary(
         &mut self,
         input: &InputInfo,
@@ -193,6 +211,13 @@ fn run(args: Args) -> anyhow::Result<u8> {
     }
     let mut paths = args.paths.clone();
     if paths.is_empty() {
+        use std::io::IsTerminal;
+        if io::stdin().is_terminal() {
+            note!(
+                "urlx: reading standard input from the terminal (end it with \
+                 Ctrl-D); name files or directories to search them"
+            );
+        }
         paths.push("-".into());
     }
     let many = paths.len() > 1 || paths.iter().any(|p| p.is_dir());
