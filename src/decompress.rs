@@ -102,6 +102,16 @@ impl Compression {
 /// [`DecodeError`]s (inside an `io::Error` of kind `InvalidData`, or
 /// `UnexpectedEof` when the data ends early); errors reading `reader`
 /// itself come out as they are.
+// Built with no codec, every arm of the match returns.
+#[cfg_attr(
+    not(any(
+        feature = "gzip",
+        feature = "bzip2",
+        feature = "xz",
+        feature = "zstd"
+    )),
+    allow(unreachable_code, unused_variables)
+)]
 pub fn decoder<'a, R: Read + 'a>(
     reader: R,
     kind: Compression,
@@ -109,12 +119,15 @@ pub fn decoder<'a, R: Read + 'a>(
     let source = Source(reader);
     let decoder: Box<dyn Read + 'a> = match kind {
         Compression::None => return Ok(Box::new(source.0)),
+        #[cfg(feature = "gzip")]
         Compression::Gzip => {
             Box::new(flate2::read::MultiGzDecoder::new(source))
         }
+        #[cfg(feature = "bzip2")]
         Compression::Bzip2 => {
             Box::new(bzip2::read::MultiBzDecoder::new(source))
         }
+        #[cfg(feature = "xz")]
         Compression::Xz => {
             let stream = liblzma::stream::Stream::new_auto_decoder(
                 MAX_XZ_MEMORY,
@@ -123,10 +136,23 @@ pub fn decoder<'a, R: Read + 'a>(
             .map_err(io::Error::other)?;
             Box::new(liblzma::read::XzDecoder::new_stream(source, stream))
         }
+        #[cfg(feature = "zstd")]
         Compression::Zstd => {
             let mut d = zstd::stream::read::Decoder::new(source)?;
             d.window_log_max(MAX_ZSTD_WINDOW_LOG)?;
             Box::new(d)
+        }
+        #[allow(unreachable_patterns)]
+        left_out => {
+            let name = left_out.name();
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                format!(
+                    "{name} input, and this urlx was built without {name} \
+                     (Cargo feature `{name}`): decompress it yourself and \
+                     pipe it in"
+                ),
+            ));
         }
     };
     Ok(Box::new(Explained { inner: decoder, kind, out: 0 }))
@@ -331,11 +357,14 @@ fn too_large(
     kind: Compression,
     e: &(dyn StdError + Send + Sync + 'static),
 ) -> bool {
+    let _ = e;
     match kind {
+        #[cfg(feature = "xz")]
         Compression::Xz => matches!(
             e.downcast_ref::<liblzma::stream::Error>(),
             Some(liblzma::stream::Error::MemLimit)
         ),
+        #[cfg(feature = "zstd")]
         Compression::Zstd => {
             use zstd::zstd_safe::zstd_sys::ZSTD_ErrorCode;
             let code =
@@ -361,7 +390,29 @@ fn sentence_case(s: &str) -> String {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(feature = "xz")))]
+mod left_out {
+    use super::*;
+
+    #[test]
+    fn a_format_left_out_is_an_error_that_says_so() {
+        let xz = [0xfd, b'7', b'z', b'X', b'Z', 0, 0, 0];
+        let e = sniffed(&xz[..]).map(|_| ()).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::Unsupported);
+        let text = e.to_string();
+        assert!(
+            text.starts_with("xz input, and this urlx was built without xz")
+        );
+    }
+}
+
+#[cfg(all(
+    test,
+    feature = "gzip",
+    feature = "bzip2",
+    feature = "xz",
+    feature = "zstd"
+))]
 mod tests {
     use super::*;
     use std::io::Write;
