@@ -1530,6 +1530,34 @@ mod quiet {
     }
 
     #[test]
+    fn completions_and_man_page_come_from_the_options() {
+        let r = urlx_stdin(&["--generate", "complete-bash"], "");
+        assert_eq!(r.code, Some(0));
+        let bash = r.out();
+        assert!(bash.contains("--files-with-matches"), "{bash}");
+        // The script is valid bash.
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("urlx.bash");
+        fs::write(&path, &bash).unwrap();
+        let ok = Command::new("bash").arg("-n").arg(&path).status().unwrap();
+        assert!(ok.success());
+        for (kind, mark) in [
+            ("complete-zsh", "#compdef urlx"),
+            ("complete-fish", "complete -c urlx"),
+            ("complete-powershell", "Register-ArgumentCompleter"),
+            ("complete-elvish", "edit:completion:arg-completer[urlx]"),
+            ("man", ".TH urlx 1"),
+        ] {
+            let r = urlx_stdin(&["--generate", kind], "");
+            assert_eq!(r.code, Some(0), "{kind}");
+            assert!(r.out().contains(mark), "{kind}: {}", r.out());
+            // (roff writes a hyphen as `\-`.)
+            let text = r.out().replace("\\-", "-");
+            assert!(text.contains("max-count"), "{kind}");
+        }
+    }
+
+    #[test]
     fn stats_count_what_was_searched() {
         let d = tree(&[
             ("a.txt", b"http://a.example/ and http://b.example/ x\n"),

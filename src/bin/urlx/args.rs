@@ -250,6 +250,14 @@ pub struct Args {
     #[arg(long)]
     pub stats: bool,
 
+    /// Print a shell completion script or the man page, made from these
+    /// options, and exit: complete-bash, complete-zsh, complete-fish,
+    /// complete-powershell, complete-elvish or man. For example
+    /// `urlx --generate complete-bash > /etc/bash_completion.d/urlx`,
+    /// `urlx --generate man | man -l -`.
+    #[arg(long, value_name = "KIND")]
+    pub generate: Option<Generate>,
+
     /// Number of threads (default: the number of CPUs).
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
@@ -277,6 +285,17 @@ pub struct ResolveArgs {
     /// References to resolve.
     #[arg(value_name = "REF", required = true)]
     pub refs: Vec<String>,
+}
+
+/// The values of --generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Generate {
+    CompleteBash,
+    CompleteZsh,
+    CompleteFish,
+    CompletePowershell,
+    CompleteElvish,
+    Man,
 }
 
 /// The values of --format.

@@ -16,7 +16,7 @@ use urlx::print::{
 use urlx::stages::TriggerSearch;
 use urlx::{Extractor, Hit, InputInfo, Sink};
 
-use crate::args::{Args, ResolveArgs};
+use crate::args::{Args, Generate, ResolveArgs};
 
 /// A line on stderr. A failed write there is ignored (as ripgrep does):
 /// there is nowhere left to report it, and `eprintln!` would panic.
@@ -202,7 +202,33 @@ impl<W: Write> Sink for CliSink<W> {
     }
 }
 
+/// --generate: a completion script or the man page, on stdout.
+fn generate(kind: Generate) -> anyhow::Result<u8> {
+    use clap::CommandFactory;
+    use clap_complete::Shell;
+    let mut cmd = Args::command();
+    let mut out = io::BufWriter::new(Stdout(io::stdout().lock()));
+    let shell = match kind {
+        Generate::CompleteBash => Shell::Bash,
+        Generate::CompleteZsh => Shell::Zsh,
+        Generate::CompleteFish => Shell::Fish,
+        Generate::CompletePowershell => Shell::PowerShell,
+        Generate::CompleteElvish => Shell::Elvish,
+        Generate::Man => {
+            clap_mangen::Man::new(cmd).render(&mut out)?;
+            out.flush()?;
+            return Ok(0);
+        }
+    };
+    clap_complete::generate(shell, &mut cmd, "urlx", &mut out);
+    out.flush()?;
+    Ok(0)
+}
+
 fn run(args: Args) -> anyhow::Result<u8> {
+    if let Some(kind) = args.generate {
+        return generate(kind);
+    }
     if let Some(n) = args.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
