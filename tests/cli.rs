@@ -1558,6 +1558,26 @@ mod quiet {
     }
 
     #[test]
+    fn source_selects_places_of_a_message() {
+        let mail = "From: a@example.com\nList-Unsubscribe: <http://h.example/u>\n\
+                    Content-Type: text/html\n\n\
+                    <a href=\"http://attr.example/\">http://text.example/</a>\n";
+        let all =
+            "http://h.example/u\nhttp://attr.example/\nhttp://text.example/\n";
+        urlx_stdin(&[], mail).expect(all, 0);
+        let body = "http://attr.example/\nhttp://text.example/\n";
+        urlx_stdin(&["--no-headers"], mail).expect(body, 0);
+        let args = ["--source", "header,html-text"];
+        urlx_stdin(&args, mail)
+            .expect("http://h.example/u\nhttp://text.example/\n", 0);
+        // Text that is not mail is text.
+        urlx_stdin(&["--source", "text"], "x http://t.example/ y\n")
+            .expect("http://t.example/\n", 0);
+        urlx_stdin(&["--source", "header"], "x http://t.example/ y\n")
+            .expect("", 1);
+    }
+
+    #[test]
     fn stats_count_what_was_searched() {
         let d = tree(&[
             ("a.txt", b"http://a.example/ and http://b.example/ x\n"),

@@ -94,6 +94,9 @@ pub struct PrintOptions {
     /// input, all its messages together); the rest are not printed nor
     /// counted.
     pub max_count: Option<u64>,
+    /// Only URLs from these places of a message (`None`: all); a URL not
+    /// from mail counts as [`Source::Text`].
+    pub sources: Option<Vec<crate::hit::Source>>,
 }
 
 impl Default for PrintOptions {
@@ -115,6 +118,7 @@ impl Default for PrintOptions {
             warnings: false,
             message_id: false,
             max_count: None,
+            sources: None,
         }
     }
 }
@@ -209,6 +213,13 @@ impl<W: Write> Printer<W> {
     fn wanted(&mut self, hit: &Hit, codes: &mut Vec<&'static str>) -> bool {
         if !self.opts.invalid && hit.usable().is_none() {
             return false;
+        }
+        if let Some(ref sources) = self.opts.sources {
+            let source =
+                hit.provenance().map_or(Default::default(), |p| p.source);
+            if !sources.contains(&source) {
+                return false;
+            }
         }
         if self.opts.warnings {
             codes.extend(hit.warnings().iter().map(|w| w.code));

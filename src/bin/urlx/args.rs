@@ -189,6 +189,18 @@ pub struct Args {
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub scheme: Vec<String>,
 
+    /// Only URLs from these places of a message, a comma-separated list
+    /// of header, text, html-attr, html-text (URLs not from mail are
+    /// text). By default all: header fields hold links too
+    /// (List-Unsubscribe, List-Archive), where urlscan leaves them out.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub source: Vec<SourceArg>,
+
+    /// Leave out the URLs of header fields: --source
+    /// text,html-attr,html-text.
+    #[arg(long, conflicts_with = "source")]
+    pub no_headers: bool,
+
     /// Print one JSON object per URL (JSON Lines).
     #[arg(long, conflicts_with = "count")]
     pub json: bool,
@@ -285,6 +297,26 @@ pub struct ResolveArgs {
     /// References to resolve.
     #[arg(value_name = "REF", required = true)]
     pub refs: Vec<String>,
+}
+
+/// The values of --source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SourceArg {
+    Header,
+    Text,
+    HtmlAttr,
+    HtmlText,
+}
+
+impl From<SourceArg> for urlx::Source {
+    fn from(s: SourceArg) -> urlx::Source {
+        match s {
+            SourceArg::Header => urlx::Source::Header,
+            SourceArg::Text => urlx::Source::Text,
+            SourceArg::HtmlAttr => urlx::Source::HtmlAttr,
+            SourceArg::HtmlText => urlx::Source::HtmlText,
+        }
+    }
 }
 
 /// The values of --generate.

@@ -281,6 +281,17 @@ fn run(args: Args) -> anyhow::Result<u8> {
         warnings: args.warnings,
         message_id: args.message_id,
         max_count: args.max_count,
+        sources: if args.no_headers {
+            Some(vec![
+                urlx::Source::Text,
+                urlx::Source::HtmlAttr,
+                urlx::Source::HtmlText,
+            ])
+        } else if args.source.is_empty() {
+            None
+        } else {
+            Some(args.source.iter().map(|&s| s.into()).collect())
+        },
     };
     let mut builder = Extractor::builder();
     builder
