@@ -1578,6 +1578,25 @@ mod quiet {
     }
 
     #[test]
+    fn color_as_ripgrep_colours() {
+        let d = three();
+        let r =
+            urlx_at(d.path(), &["--color", "always", "-n", "a.txt", "b.txt"]);
+        let name = "\x1b[35ma.txt\x1b[0m:\x1b[32m1\x1b[0m:";
+        r.expect(
+            &format!("{name}http://a.example/1\n{name}http://a.example/2\n"),
+            0,
+        );
+        let r = urlx_at(d.path(), &["--color", "always", "-l", "a.txt"]);
+        r.expect("\x1b[35ma.txt\x1b[0m\n", 0);
+        // Not a terminal: auto is never.
+        let plain = "a.txt:1:http://a.example/1\na.txt:1:http://a.example/2\n";
+        urlx_at(d.path(), &["-n", "a.txt", "b.txt"]).expect(plain, 0);
+        urlx_at(d.path(), &["--color", "never", "-n", "a.txt", "b.txt"])
+            .expect(plain, 0);
+    }
+
+    #[test]
     fn stats_count_what_was_searched() {
         let d = tree(&[
             ("a.txt", b"http://a.example/ and http://b.example/ x\n"),

@@ -97,7 +97,15 @@ pub struct PrintOptions {
     /// Only URLs from these places of a message (`None`: all); a URL not
     /// from mail counts as [`Source::Text`].
     pub sources: Option<Vec<crate::hit::Source>>,
+    /// Colour file names (magenta) and line, column and byte numbers
+    /// (green) with ANSI escapes, as ripgrep does.
+    pub color: bool,
 }
+
+/// ANSI colours of [`PrintOptions::color`]: ripgrep's defaults.
+const NAME_COLOR: &str = "\x1b[35m";
+const NUMBER_COLOR: &str = "\x1b[32m";
+const RESET: &str = "\x1b[0m";
 
 impl Default for PrintOptions {
     fn default() -> Self {
@@ -119,6 +127,7 @@ impl Default for PrintOptions {
             message_id: false,
             max_count: None,
             sources: None,
+            color: false,
         }
     }
 }
@@ -174,8 +183,22 @@ impl<W: Write> Printer<W> {
     /// [`PrintOptions::null`], as ripgrep's `-l -0`).
     fn name_line(&mut self, input: &InputInfo) -> io::Result<()> {
         self.names += 1;
-        self.out.write_all(escape_for_terminal(&input.name).as_bytes())?;
+        let name = escape_for_terminal(&input.name);
+        if self.opts.color {
+            write!(self.out, "{NAME_COLOR}{name}{RESET}")?;
+        } else {
+            self.out.write_all(name.as_bytes())?;
+        }
         self.out.write_all(if self.opts.null { b"\0" } else { b"\n" })
+    }
+
+    /// A line, column or byte number and its `:`.
+    fn number(&mut self, n: u64) -> io::Result<()> {
+        if self.opts.color {
+            write!(self.out, "{NUMBER_COLOR}{n}{RESET}:")
+        } else {
+            write!(self.out, "{n}:")
+        }
     }
 
     /// The writer back, flushed, after the summary of
@@ -270,7 +293,13 @@ impl<W: Write> Printer<W> {
         if name.is_empty() || *raw != input.name {
             raw.clone_from(&input.name);
             name.clear();
+            if self.opts.color {
+                name.extend_from_slice(NAME_COLOR.as_bytes());
+            }
             name.extend_from_slice(escape_for_terminal(raw).as_bytes());
+            if self.opts.color {
+                name.extend_from_slice(RESET.as_bytes());
+            }
             name.push(if self.opts.null { b'\0' } else { b':' });
         }
         self.out.write_all(name)
@@ -310,13 +339,13 @@ impl<W: Write> Sink for Printer<W> {
                     self.name(input)?;
                 }
                 if self.opts.line_number {
-                    write!(self.out, "{}:", hit.line())?;
+                    self.number(hit.line())?;
                 }
                 if self.opts.column {
-                    write!(self.out, "{}:", hit.column())?;
+                    self.number(hit.column())?;
                 }
                 if self.opts.byte_offset {
-                    write!(self.out, "{}:", hit.start())?;
+                    self.number(hit.start())?;
                 }
                 if self.opts.message_id {
                     let id = hit

@@ -201,6 +201,12 @@ pub struct Args {
     #[arg(long, conflicts_with = "source")]
     pub no_headers: bool,
 
+    /// When to colour file names and line numbers: auto (when standard
+    /// output is a terminal, TERM is not "dumb" and NO_COLOR is not
+    /// set), never, always.
+    #[arg(long, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorArg,
+
     /// Print one JSON object per URL (JSON Lines).
     #[arg(long, conflicts_with = "count")]
     pub json: bool,
@@ -297,6 +303,14 @@ pub struct ResolveArgs {
     /// References to resolve.
     #[arg(value_name = "REF", required = true)]
     pub refs: Vec<String>,
+}
+
+/// The values of --color.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    Auto,
+    Never,
+    Always,
 }
 
 /// The values of --source.

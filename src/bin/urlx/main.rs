@@ -16,7 +16,7 @@ use urlx::print::{
 use urlx::stages::TriggerSearch;
 use urlx::{Extractor, Hit, InputInfo, Sink};
 
-use crate::args::{Args, Generate, ResolveArgs};
+use crate::args::{Args, ColorArg, Generate, ResolveArgs};
 
 /// A line on stderr. A failed write there is ignored (as ripgrep does):
 /// there is nowhere left to report it, and `eprintln!` would panic.
@@ -281,6 +281,17 @@ fn run(args: Args) -> anyhow::Result<u8> {
         warnings: args.warnings,
         message_id: args.message_id,
         max_count: args.max_count,
+        color: match args.color {
+            ColorArg::Always => true,
+            ColorArg::Never => false,
+            ColorArg::Auto => {
+                use std::io::IsTerminal;
+                io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR")
+                        .is_none_or(|v| v.is_empty())
+                    && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+            }
+        },
         sources: if args.no_headers {
             Some(vec![
                 urlx::Source::Text,
