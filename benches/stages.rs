@@ -212,7 +212,7 @@ fn find_mbox(c: &mut Criterion) {
         .expect("decompress");
     data.extend(std::fs::read(root.join("kasan-dev-2.mboxrd")).unwrap());
     let extractor = Extractor::builder()
-        .format(urlx::mail::Format::Mbox)
+        .format(urlx::mail::InputFormat::Mbox)
         .build()
         .expect("mbox extractor");
     let mut group = c.benchmark_group("mail");

@@ -59,7 +59,7 @@ fn main() {
         walk(p, &mut files);
     }
     let ex = urlx::Extractor::builder()
-        .format(urlx::mail::Format::Auto)
+        .format(urlx::InputFormat::Auto)
         .build()
         .expect("extractor");
     let re = harness::baseline_regex();

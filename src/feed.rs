@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicU64;
 
 use crate::delimit::LOOKBACK;
 use crate::mail::mbox::{Framing, Message, Messages};
-use crate::mail::{self, Format};
+use crate::mail::{self, InputFormat};
 use crate::pipeline::{DEFAULT_BATCH, DEFAULT_CHUNK, Input, Open};
 use crate::stream::{Roll, Segment};
 
@@ -123,7 +123,7 @@ pub(crate) struct Feeder<'a> {
     pub(crate) current: Option<Current<'a>>,
     pub(crate) lookahead: usize,
     pub(crate) binary: bool,
-    pub(crate) format: Format,
+    pub(crate) format: InputFormat,
     /// Hand over each input's lines as soon as they are read.
     pub(crate) line_buffered: bool,
     /// Bytes of one file part.
@@ -156,10 +156,10 @@ impl<'a> Feeder<'a> {
                 let n = read_at(&file, &mut head, 0)?;
                 head.truncate(n);
                 let format = match self.format {
-                    Format::Auto => mail::detect(&head),
+                    InputFormat::Auto => mail::detect(&head),
                     f => f,
                 };
-                if format == Format::Text && meta.len() > 0 {
+                if format == InputFormat::Text && meta.len() > 0 {
                     return Ok(Reader::Parts(Parts {
                         file: Arc::new(file),
                         len: meta.len(),
@@ -187,17 +187,21 @@ impl<'a> Feeder<'a> {
     fn reader(&self, r: Box<dyn Read + 'a>) -> io::Result<Reader<'a>> {
         let (head, r) = peek(r, 8 << 10, self.line_buffered)?;
         let format = match self.format {
-            Format::Auto => mail::detect(&head),
+            InputFormat::Auto => mail::detect(&head),
             f => f,
         };
         let r: Box<dyn Read + 'a> = Box::new(io::Cursor::new(head).chain(r));
         Ok(match format {
-            Format::Mbox => {
+            InputFormat::Mbox => {
                 Reader::Mail(Messages::new(r, Framing::Mbox, self.max_message))
             }
-            Format::Eml | Format::News | Format::Maildir => Reader::Mail(
-                Messages::new(r, Framing::Single, self.max_message),
-            ),
+            InputFormat::Eml | InputFormat::News | InputFormat::Maildir => {
+                Reader::Mail(Messages::new(
+                    r,
+                    Framing::Single,
+                    self.max_message,
+                ))
+            }
             _ => Reader::Text(
                 Roll::new(r, LOOKBACK, self.lookahead)
                     .line_buffered(self.line_buffered),

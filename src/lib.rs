@@ -104,10 +104,12 @@ pub mod print;
 
 pub use crate::delimit::OPAQUE_SCHEMES;
 pub use crate::hit::{Context, Decoded, Hit, Provenance, Source};
+pub use crate::mail::InputFormat;
 pub use crate::pipeline::{
     BuildError, DEFAULT_MAX_URL_LEN, Extractor, ExtractorBuilder, Input,
     InputInfo, MAX_URL_LEN_LIMIT, Sink, Summary,
 };
+pub use crate::print::{OutputFormat, PrintOptions, Printer};
 pub use crate::validate::Uri;
 
 /// Single stages, for the benchmarks in `benches/` only: not a stable
@@ -190,13 +192,13 @@ pub mod stages {
     }
 
     /// The messages of `input` as urlx reads them with
-    /// `Format::Auto`, each with its decoded pieces; `None` when the
+    /// `InputFormat::Auto`, each with its decoded pieces; `None` when the
     /// input is read as plain text.
     pub fn messages(input: &[u8]) -> Option<Vec<MessageText>> {
-        use crate::mail::{self, Format, mbox};
+        use crate::mail::{self, InputFormat, mbox};
         let framing = match mail::detect(&input[..input.len().min(8 << 10)]) {
-            Format::Mbox => mbox::Framing::Mbox,
-            Format::Eml | Format::News | Format::Maildir => {
+            InputFormat::Mbox => mbox::Framing::Mbox,
+            InputFormat::Eml | InputFormat::News | InputFormat::Maildir => {
                 mbox::Framing::Single
             }
             _ => return None,

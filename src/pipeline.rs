@@ -34,7 +34,7 @@ use crate::delimit::{LOOKAHEAD_SLACK, LOOKBACK, after_run};
 use crate::feed::{Feeder, FilePart, Item, Names, cut_at_nul, read_at};
 use crate::hit::{Candidate, Context, Hit, Rare, UrlText};
 use crate::mail::mbox::{Framing, Message, Messages};
-use crate::mail::{self, Format, MailConfig};
+use crate::mail::{self, InputFormat, MailConfig};
 use crate::refang;
 use crate::resolve::{normalize_dots, resolve};
 use crate::scan::{TriggerSearch, evaluate_any, next_trigger, scan};
@@ -101,7 +101,7 @@ pub struct ExtractorBuilder {
     chunk_size: usize,
     batch_size: usize,
     binary: bool,
-    format: Format,
+    format: InputFormat,
     mail: MailConfig,
     line_buffered: bool,
     abbrev: abbrev::Opts,
@@ -129,7 +129,7 @@ impl ExtractorBuilder {
             chunk_size: DEFAULT_CHUNK,
             batch_size: DEFAULT_BATCH,
             binary: false,
-            format: Format::Text,
+            format: InputFormat::Text,
             mail: MailConfig::default(),
             line_buffered: false,
             abbrev: abbrev::Opts::NONE,
@@ -198,10 +198,10 @@ impl ExtractorBuilder {
         self
     }
 
-    /// The input format: [`Format::Text`] by default; [`Format::Auto`]
+    /// The input format: [`InputFormat::Text`] by default; [`InputFormat::Auto`]
     /// decides per input from its first bytes. Mail formats are parsed
     /// as MIME messages and every hit gets its [`Hit::provenance`].
-    pub fn format(&mut self, format: Format) -> &mut Self {
+    pub fn format(&mut self, format: InputFormat) -> &mut Self {
         self.format = format;
         self
     }
@@ -1011,12 +1011,14 @@ impl Extractor {
         }
         let error = crate::feed::shrank(file, len, buf.len() as u64);
         let format = match self.config.format {
-            Format::Auto => mail::detect(&buf[..buf.len().min(8 << 10)]),
+            InputFormat::Auto => mail::detect(&buf[..buf.len().min(8 << 10)]),
             f => f,
         };
         let framing = match format {
-            Format::Mbox => Framing::Mbox,
-            Format::Eml | Format::News | Format::Maildir => Framing::Single,
+            InputFormat::Mbox => Framing::Mbox,
+            InputFormat::Eml | InputFormat::News | InputFormat::Maildir => {
+                Framing::Single
+            }
             _ => {
                 let own = 0..buf.len();
                 let mut seg = Segment { buf, base: 0, own, eof: true };

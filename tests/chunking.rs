@@ -243,7 +243,7 @@ fn every_way_of_reading_a_file_gives_the_same_hits() {
         .collect();
     let run = |how: u8| {
         let ex = Extractor::builder()
-            .format(urlx::mail::Format::Auto)
+            .format(urlx::mail::InputFormat::Auto)
             .line_numbers(true)
             .build()
             .unwrap();
@@ -282,7 +282,7 @@ fn mail_same_for_every_chunking_and_thread_count() {
     }
     let run = |chunk: usize, batch: usize| {
         Extractor::builder()
-            .format(urlx::mail::Format::Mbox)
+            .format(urlx::mail::InputFormat::Mbox)
             .line_numbers(true)
             .chunk_size(chunk)
             .batch_size(batch)

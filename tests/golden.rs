@@ -8,7 +8,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 use urlx::Extractor;
-use urlx::mail::Format;
+use urlx::mail::InputFormat;
 
 const SAMPLES: &[&str] = &[
     "text/rfc1738.txt",
@@ -46,7 +46,7 @@ const MAIL_SAMPLES: &[&str] = &[
     "mail/sa-easy_ham-00189.b66293957540969a231d2fd09886ee0f.eml",
 ];
 
-fn render_with(data: &[u8], format: Format) -> String {
+fn render_with(data: &[u8], format: InputFormat) -> String {
     let ex = Extractor::builder()
         .line_numbers(true)
         .format(format)
@@ -89,8 +89,8 @@ fn golden_samples() {
     let mut failed = Vec::new();
     let all = SAMPLES
         .iter()
-        .map(|s| (s, Format::Text))
-        .chain(MAIL_SAMPLES.iter().map(|s| (s, Format::Auto)));
+        .map(|s| (s, InputFormat::Text))
+        .chain(MAIL_SAMPLES.iter().map(|s| (s, InputFormat::Auto)));
     for (sample, format) in all {
         let path = root.join("corpora").join(sample);
         let file = std::fs::File::open(path).unwrap();
@@ -101,7 +101,8 @@ fn golden_samples() {
         )
         .unwrap();
         let got = render_with(&data, format);
-        let prefix = if format == Format::Auto { "as-mail__" } else { "" };
+        let prefix =
+            if format == InputFormat::Auto { "as-mail__" } else { "" };
         let name = format!("{prefix}{}.txt", sample.replace('/', "__"));
         let path = root.join("tests/data/golden").join(name);
         if bless {

@@ -276,7 +276,7 @@ fn thread_count_does_not_change_mail_output() {
 /// Resolved forms of the HTML links of one message read as mail.
 fn resolved_links(msg: &str, base: Option<&str>) -> Vec<String> {
     let ex = urlx::Extractor::builder()
-        .format(urlx::mail::Format::Eml)
+        .format(urlx::mail::InputFormat::Eml)
         .base(base)
         .build()
         .unwrap();

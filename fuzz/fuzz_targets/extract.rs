@@ -9,7 +9,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use urlx::Extractor;
-use urlx::mail::Format;
+use urlx::mail::InputFormat;
 use urlx::stages::TriggerSearch;
 
 fuzz_target!(|data: &[u8]| {
@@ -21,7 +21,7 @@ fuzz_target!(|data: &[u8]| {
     // One byte turns on --abbreviated, --emails, --refang and --domains.
     let (www, emails, refang) = (f & 1 != 0, f & 2 != 0, f & 4 != 0);
     let domains = f & 8 != 0;
-    for format in [Format::Text, Format::Auto] {
+    for format in [InputFormat::Text, InputFormat::Auto] {
         let build = |cut: bool, search: Option<TriggerSearch>| {
             let mut builder = Extractor::builder();
             builder.trigger_search(search);

@@ -5,16 +5,16 @@
 
 use libfuzzer_sys::fuzz_target;
 use urlx::Extractor;
-use urlx::mail::Format;
+use urlx::mail::InputFormat;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&k, text)) = data.split_first() else { return };
     let formats = [
-        Format::Auto,
-        Format::Mbox,
-        Format::Eml,
-        Format::News,
-        Format::Maildir,
+        InputFormat::Auto,
+        InputFormat::Mbox,
+        InputFormat::Eml,
+        InputFormat::News,
+        InputFormat::Maildir,
     ];
     let format = formats[usize::from(k & 7) % formats.len()];
     let hits = Extractor::builder()

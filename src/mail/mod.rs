@@ -93,7 +93,7 @@ fn header_gives(name: &str, kind: crate::abbrev::Kind) -> bool {
 /// The format of an input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Format {
+pub enum InputFormat {
     /// Decide from the first bytes of each input (see [`detect`]).
     Auto,
     /// Plain text: no mail structure.
@@ -115,10 +115,10 @@ pub enum Format {
 /// message or news article with header fields (`Name: value`, the
 /// first of which is one of the fields every message or article has
 /// near its top); anything else is text.
-pub fn detect(head: &[u8]) -> Format {
+pub fn detect(head: &[u8]) -> InputFormat {
     let first = head.split(|&b| b == b'\n').next().unwrap_or(&[]);
     if mbox::is_from_line(first) {
-        return Format::Mbox;
+        return InputFormat::Mbox;
     }
     let mut fields = 0;
     let mut news = false;
@@ -131,22 +131,22 @@ pub fn detect(head: &[u8]) -> Format {
             continue; // a folded continuation
         }
         let Some(colon) = line.iter().position(|&b| b == b':') else {
-            return Format::Text;
+            return InputFormat::Text;
         };
         let name = &line[..colon];
         if name.is_empty() || !name.iter().all(|&b| b.is_ascii_graphic()) {
-            return Format::Text;
+            return InputFormat::Text;
         }
         news |= name.eq_ignore_ascii_case(b"Newsgroups");
         if fields == 0 && !is_known_field(name) {
-            return Format::Text;
+            return InputFormat::Text;
         }
         fields += 1;
     }
     match (fields, news) {
-        (0, _) => Format::Text,
-        (_, true) => Format::News,
-        _ => Format::Eml,
+        (0, _) => InputFormat::Text,
+        (_, true) => InputFormat::News,
+        _ => InputFormat::Eml,
     }
 }
 
@@ -520,27 +520,27 @@ mod tests {
     fn detects_formats() {
         assert_eq!(
             detect(b"From a@b Thu Jan  1 00:00:00 1970\n"),
-            Format::Mbox
+            InputFormat::Mbox
         );
         assert_eq!(
             detect(b"Return-Path: <a@b>\nSubject: x\n\nbody"),
-            Format::Eml
+            InputFormat::Eml
         );
         assert_eq!(
             detect(b"Path: a!b\nNewsgroups: comp.x\nSubject: y\n\n"),
-            Format::News
+            InputFormat::News
         );
-        assert_eq!(detect(b"From: a@b\r\nTo: c@d\r\n\r\n"), Format::Eml);
-        assert_eq!(detect(b"Note: 10:30\nhello\n"), Format::Text);
+        assert_eq!(detect(b"From: a@b\r\nTo: c@d\r\n\r\n"), InputFormat::Eml);
+        assert_eq!(detect(b"Note: 10:30\nhello\n"), InputFormat::Text);
         assert_eq!(
             detect(b"2015-10-18 18:06:26,029 INFO x: y\n"),
-            Format::Text
+            InputFormat::Text
         );
-        assert_eq!(detect(b"hello world\n"), Format::Text);
+        assert_eq!(detect(b"hello world\n"), InputFormat::Text);
         assert_eq!(
             detect(b"From the README: http://x.example/\n"),
-            Format::Text
+            InputFormat::Text
         );
-        assert_eq!(detect(b""), Format::Text);
+        assert_eq!(detect(b""), InputFormat::Text);
     }
 }

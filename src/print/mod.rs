@@ -24,7 +24,7 @@ pub use sanitize::{
 /// The shape of the output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Format {
+pub enum OutputFormat {
     /// One URL per line, optionally prefixed by file, line, column and
     /// byte offset.
     Standard,
@@ -53,7 +53,7 @@ pub enum Format {
 #[derive(Clone, Debug)]
 pub struct PrintOptions {
     /// The output shape.
-    pub format: Format,
+    pub format: OutputFormat,
     /// Prefix each line with the input's name.
     pub with_filename: bool,
     /// Prefix each URL with its line number.
@@ -77,7 +77,7 @@ pub struct PrintOptions {
     /// Print the URI form of IRIs (RFC 3987 3.1: UTF-8 percent-encoded,
     /// IDNA host).
     pub ascii: bool,
-    /// With [`Format::CountUnique`] and [`Format::Hosts`], write each row
+    /// With [`OutputFormat::CountUnique`] and [`OutputFormat::Hosts`], write each row
     /// as a JSON object (`{"url" or "host", "count"}`).
     pub json: bool,
     /// Print the target of redirector links (Google, Outlook safelinks,
@@ -95,7 +95,7 @@ pub struct PrintOptions {
     /// counted.
     pub max_count: Option<u64>,
     /// Only URLs from these places of a message (`None`: all); a URL not
-    /// from mail counts as [`Source::Text`].
+    /// from mail counts as [`crate::Source::Text`].
     pub sources: Option<Vec<crate::hit::Source>>,
     /// Colour file names (magenta) and line, column and byte numbers
     /// (green) with ANSI escapes, as ripgrep does.
@@ -110,7 +110,7 @@ const RESET: &str = "\x1b[0m";
 impl Default for PrintOptions {
     fn default() -> Self {
         PrintOptions {
-            format: Format::Standard,
+            format: OutputFormat::Standard,
             with_filename: false,
             line_number: false,
             column: false,
@@ -144,8 +144,8 @@ pub struct Printer<W> {
     printed: u64,
     /// URLs printed (or counted) from the current input.
     count: u64,
-    /// Input names printed ([`Format::FilesWithMatches`],
-    /// [`Format::FilesWithoutMatch`]).
+    /// Input names printed ([`OutputFormat::FilesWithMatches`],
+    /// [`OutputFormat::FilesWithoutMatch`]).
     names: u64,
     /// The name of the input last named, and that name as printed
     /// (escaped, with the separator): every hit of a file repeats it.
@@ -173,8 +173,8 @@ impl<W: Write> Printer<W> {
         self.printed
     }
 
-    /// Input names printed so far ([`Format::FilesWithMatches`],
-    /// [`Format::FilesWithoutMatch`]).
+    /// Input names printed so far ([`OutputFormat::FilesWithMatches`],
+    /// [`OutputFormat::FilesWithoutMatch`]).
     pub fn names(&self) -> u64 {
         self.names
     }
@@ -202,7 +202,7 @@ impl<W: Write> Printer<W> {
     }
 
     /// The writer back, flushed, after the summary of
-    /// [`Format::CountUnique`] and [`Format::Hosts`] is written.
+    /// [`OutputFormat::CountUnique`] and [`OutputFormat::Hosts`] is written.
     pub fn into_inner(mut self) -> io::Result<W> {
         self.summary()?;
         self.out.flush()?;
@@ -215,8 +215,11 @@ impl<W: Write> Printer<W> {
         rows.sort_unstable_by(|a, b| {
             b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0))
         });
-        let key =
-            if self.opts.format == Format::Hosts { "host" } else { "url" };
+        let key = if self.opts.format == OutputFormat::Hosts {
+            "host"
+        } else {
+            "url"
+        };
         for (text, n) in rows {
             if self.opts.json {
                 let line = json!({ key: text, "count": n }).to_string();
@@ -317,24 +320,24 @@ impl<W: Write> Sink for Printer<W> {
         self.printed += 1;
         self.count += 1;
         match self.opts.format {
-            Format::Count | Format::FilesWithoutMatch => {}
-            Format::Quiet => return Ok(false),
-            Format::FilesWithMatches => {
+            OutputFormat::Count | OutputFormat::FilesWithoutMatch => {}
+            OutputFormat::Quiet => return Ok(false),
+            OutputFormat::FilesWithMatches => {
                 if self.count == 1 {
                     self.name_line(input)?;
                 }
             }
-            Format::CountUnique => {
+            OutputFormat::CountUnique => {
                 let k = key(self.text(hit)).into_owned();
                 *self.tally.entry(k).or_default() += 1;
             }
-            Format::Hosts => {
+            OutputFormat::Hosts => {
                 if let Some(host) = host_of(&self.text(hit)) {
                     *self.tally.entry(host).or_default() += 1;
                 }
             }
-            Format::Json => json::write_hit(&mut self.out, input, hit)?,
-            Format::Standard => {
+            OutputFormat::Json => json::write_hit(&mut self.out, input, hit)?,
+            OutputFormat::Standard => {
                 if self.opts.with_filename {
                     self.name(input)?;
                 }
@@ -380,13 +383,13 @@ impl<W: Write> Sink for Printer<W> {
 
     fn end(&mut self, input: &InputInfo, _hits: u64) -> io::Result<()> {
         match self.opts.format {
-            Format::Count => {
+            OutputFormat::Count => {
                 if self.opts.with_filename {
                     self.name(input)?;
                 }
                 writeln!(self.out, "{}", self.count)?;
             }
-            Format::FilesWithoutMatch if self.count == 0 => {
+            OutputFormat::FilesWithoutMatch if self.count == 0 => {
                 self.name_line(input)?;
             }
             _ => {}

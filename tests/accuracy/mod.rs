@@ -36,7 +36,7 @@ fn differences() -> Vec<Difference> {
     let mut paths = Vec::new();
     files(&root.join("corpora"), &mut paths);
     let ex = urlx::Extractor::builder()
-        .format(urlx::mail::Format::Auto)
+        .format(urlx::mail::InputFormat::Auto)
         .build()
         .unwrap();
     let re = harness::baseline_regex();

@@ -361,16 +361,16 @@ pub enum FormatArg {
     News,
 }
 
-impl From<FormatArg> for urlx::mail::Format {
+impl From<FormatArg> for urlx::mail::InputFormat {
     fn from(f: FormatArg) -> Self {
-        use urlx::mail::Format;
+        use urlx::mail::InputFormat;
         match f {
-            FormatArg::Auto => Format::Auto,
-            FormatArg::Text => Format::Text,
-            FormatArg::Mbox => Format::Mbox,
-            FormatArg::Maildir => Format::Maildir,
-            FormatArg::Eml => Format::Eml,
-            FormatArg::News => Format::News,
+            FormatArg::Auto => InputFormat::Auto,
+            FormatArg::Text => InputFormat::Text,
+            FormatArg::Mbox => InputFormat::Mbox,
+            FormatArg::Maildir => InputFormat::Maildir,
+            FormatArg::Eml => InputFormat::Eml,
+            FormatArg::News => InputFormat::News,
         }
     }
 }

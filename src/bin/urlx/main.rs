@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use urlx::print::{
-    Format, MESSAGE_CHARS, PrintOptions, Printer, escape_for_terminal,
+    MESSAGE_CHARS, OutputFormat, PrintOptions, Printer, escape_for_terminal,
     excerpt, excerpt_to,
 };
 use urlx::stages::TriggerSearch;
@@ -248,21 +248,21 @@ fn run(args: Args) -> anyhow::Result<u8> {
     }
     let many = paths.len() > 1 || paths.iter().any(|p| p.is_dir());
     let format = if args.quiet {
-        Format::Quiet
+        OutputFormat::Quiet
     } else if args.files_with_matches {
-        Format::FilesWithMatches
+        OutputFormat::FilesWithMatches
     } else if args.files_without_match {
-        Format::FilesWithoutMatch
+        OutputFormat::FilesWithoutMatch
     } else if args.count_unique {
-        Format::CountUnique
+        OutputFormat::CountUnique
     } else if args.hosts {
-        Format::Hosts
+        OutputFormat::Hosts
     } else if args.json {
-        Format::Json
+        OutputFormat::Json
     } else if args.count {
-        Format::Count
+        OutputFormat::Count
     } else {
-        Format::Standard
+        OutputFormat::Standard
     };
     let opts = PrintOptions {
         format,
@@ -358,7 +358,7 @@ fn run(args: Args) -> anyhow::Result<u8> {
     let started = std::time::Instant::now();
     let summary = extractor.search(inputs, &mut sink)?;
     let printed = match format {
-        Format::FilesWithMatches | Format::FilesWithoutMatch => {
+        OutputFormat::FilesWithMatches | OutputFormat::FilesWithoutMatch => {
             sink.printer.names()
         }
         _ => sink.printer.printed(),
