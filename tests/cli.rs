@@ -1597,6 +1597,47 @@ mod quiet {
     }
 
     #[test]
+    fn globs_depth_and_links_select_what_is_walked() {
+        let d = tree(&[
+            ("top.txt", b"http://top.example/\n"),
+            ("m/a.eml", b"http://a.example/\n"),
+            ("m/b.txt", b"http://b.example/\n"),
+            ("m/deep/c.eml", b"http://c.example/\n"),
+            ("other/x.txt", b"http://x.example/\n"),
+        ]);
+        let l = |args: &[&str]| {
+            urlx_at(d.path(), &[&["-l"], args, &["."]].concat())
+        };
+        l(&["-g", "*.eml"]).expect("./m/a.eml\n./m/deep/c.eml\n", 0);
+        l(&["-g", "!*.eml"])
+            .expect("./m/b.txt\n./other/x.txt\n./top.txt\n", 0);
+        l(&["-g", "!m"]).expect("./other/x.txt\n./top.txt\n", 0);
+        // A glob with `/` matches the path below the directory named;
+        // the last that matches decides.
+        l(&["-g", "m/*"]).expect("./m/a.eml\n./m/b.txt\n", 0);
+        l(&["-g", "*.eml", "-g", "!deep"]).expect("./m/a.eml\n", 0);
+        l(&["--max-depth", "1"]).expect("./top.txt\n", 0);
+        l(&["--max-depth", "2"])
+            .expect("./m/a.eml\n./m/b.txt\n./other/x.txt\n./top.txt\n", 0);
+        // A path named is searched whatever the globs.
+        let r = urlx_at(d.path(), &["-l", "-g", "*.eml", "top.txt"]);
+        r.expect("top.txt\n", 0);
+        let r = urlx_at(d.path(), &["-g", "[", "."]);
+        assert_eq!(r.code, Some(2));
+        assert!(r.stderr.contains("error parsing glob"), "{:?}", r.stderr);
+        // Links inside directories: followed with -L, a loop searched once.
+        std::os::unix::fs::symlink(
+            d.path().join("other"),
+            d.path().join("m/link"),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink("..", d.path().join("other/up")).unwrap();
+        l(&["-g", "*.txt"]).expect("./m/b.txt\n./other/x.txt\n./top.txt\n", 0);
+        l(&["-L", "-g", "*.txt"])
+            .expect("./m/b.txt\n./m/link/x.txt\n./top.txt\n", 0);
+    }
+
+    #[test]
     fn stats_count_what_was_searched() {
         let d = tree(&[
             ("a.txt", b"http://a.example/ and http://b.example/ x\n"),

@@ -268,6 +268,27 @@ pub struct Args {
     #[arg(long)]
     pub stats: bool,
 
+    /// Search only the files that match GLOB (repeatable; `!GLOB` leaves
+    /// them out) inside the directories searched. A glob without `/`
+    /// matches file names, one with `/` the path below the directory
+    /// named; the last glob that matches decides, and with a glob that
+    /// includes, a file no glob matches is left out. Paths named on the
+    /// command line are always searched. Hidden files are searched, and
+    /// ignore files (.gitignore) are not read.
+    #[arg(short = 'g', long, value_name = "GLOB")]
+    pub glob: Vec<String>,
+
+    /// Descend at most NUM directories below each path named (0: only
+    /// the paths named).
+    #[arg(long, value_name = "NUM")]
+    pub max_depth: Option<usize>,
+
+    /// Follow symbolic links inside directories (links named on the
+    /// command line are always followed); each directory is searched
+    /// once, so a link loop ends.
+    #[arg(short = 'L', long)]
+    pub follow: bool,
+
     /// Print a shell completion script or the man page, made from these
     /// options, and exit: complete-bash, complete-zsh, complete-fish,
     /// complete-powershell, complete-elvish or man. For example

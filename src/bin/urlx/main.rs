@@ -350,7 +350,16 @@ fn run(args: Args) -> anyhow::Result<u8> {
     };
     let flags = explicit.clone();
     let sniff = args.search_zip;
-    let inputs = input::walk(paths).map(move |found| {
+    let globs = match args.glob.is_empty() {
+        true => None,
+        false => Some(input::Globs::new(&args.glob)?),
+    };
+    let walk = input::WalkOptions {
+        max_depth: args.max_depth,
+        follow: args.follow,
+        globs,
+    };
+    let inputs = input::walk(paths, walk).map(move |found| {
         let (input, was) = input::to_input(found, sniff);
         flags.borrow_mut().push(was);
         input
