@@ -730,7 +730,13 @@ impl Extractor {
         !self.rules.abbrev.any() && !self.config.refang
     }
 
-    /// All hits in `hay`, valid or not, in order.
+    /// All hits in `hay`, in order: valid or not, as the candidates the
+    /// delimiting rules found (what the command-line tool prints is
+    /// [`Hit::usable`] or [`Hit::absolute`]; keep `hit.is_valid()` for
+    /// the valid ones). Read as the builder's [`ExtractorBuilder::format`]
+    /// says: plain text unless told otherwise. [`Hit::line`] and
+    /// [`Hit::column`] are 0 unless [`ExtractorBuilder::line_numbers`] was
+    /// set; [`Hit::start`] is always the byte offset.
     pub fn find(&self, hay: &[u8]) -> Vec<Hit> {
         struct Collect(Vec<Hit>);
         impl Sink for Collect {
@@ -754,7 +760,9 @@ impl Extractor {
     }
 
     /// Scan one reader, streaming, calling `f` with each hit in order
-    /// until it returns `false`.
+    /// until it returns `false`. The hits are those of
+    /// [`Extractor::find`]: valid or not, and with line and column 0
+    /// unless [`ExtractorBuilder::line_numbers`] was set.
     pub fn find_in<R, F>(&self, reader: R, mut f: F) -> io::Result<Summary>
     where
         R: Read,
