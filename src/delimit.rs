@@ -1161,7 +1161,12 @@ fn host_after_userinfo(hay: &[u8], i: usize, end: usize) -> Option<usize> {
         .position(|&b| !AUTHORITY[b as usize] && b != b'\'')
         .unwrap_or(run.len());
     let at = memchr::memrchr(b'@', &run[..len])?;
-    (at + 1 < len).then_some(i + at + 1)
+    // A host, not trailing punctuation (`bank.example'@.` ends at the
+    // quote, as `bank.example'@` does).
+    let host = &run[at + 1..len];
+    host.iter()
+        .any(|&b| b.is_ascii_alphanumeric() || b == b'[')
+        .then_some(i + at + 1)
 }
 
 /// The ASCII bytes of an authority (RFC 3986 3.2): unreserved, `%`,

@@ -447,6 +447,11 @@ const RULES: &[Case] = &[
         ],
     ),
     (
+        "apostrophe_and_at_before_punctuation",
+        "foo+bar://a.example'@. and http://b.example'@",
+        &["foo+bar://a.example", "http://b.example"],
+    ),
+    (
         "markdown_emphasis_star",
         "*http://a.example/x*",
         &["http://a.example/x"],
