@@ -1638,6 +1638,40 @@ mod quiet {
     }
 
     #[test]
+    fn file_types_select_files() {
+        use std::io::Write as _;
+        let mut gz = flate2::write::GzEncoder::new(
+            Vec::new(),
+            flate2::Compression::fast(),
+        );
+        gz.write_all(b"http://gz.example/\n").unwrap();
+        let gz = gz.finish().unwrap();
+        let d = tree(&[
+            ("a.eml", b"http://a.example/\n"),
+            ("box/cur/1354585346.000541", b"http://maildir.example/\n"),
+            ("b.mbox.gz", &gz),
+            ("c.log", b"http://c.example/\n"),
+            ("d.txt", b"http://d.example/\n"),
+        ]);
+        let l = |args: &[&str]| {
+            urlx_at(d.path(), &[&["-l"], args, &["."]].concat())
+        };
+        l(&["-t", "mail"])
+            .expect("./a.eml\n./b.mbox.gz\n./box/cur/1354585346.000541\n", 0);
+        l(&["-t", "log", "-t", "text"]).expect("./c.log\n./d.txt\n", 0);
+        l(&["-T", "mail"]).expect("./c.log\n./d.txt\n", 0);
+        // -g after the types: it decides where both match.
+        l(&["-t", "mail", "-g", "!a.eml"])
+            .expect("./b.mbox.gz\n./box/cur/1354585346.000541\n", 0);
+        let r = urlx_at(d.path(), &["-t", "nope", "."]);
+        assert_eq!(r.code, Some(2));
+        assert!(r.stderr.contains("unknown file type"), "{:?}", r.stderr);
+        let r = urlx_at(d.path(), &["--type-list"]);
+        assert_eq!(r.code, Some(0));
+        assert!(r.out().starts_with("mail: *.eml, "), "{}", r.out());
+    }
+
+    #[test]
     fn stats_count_what_was_searched() {
         let d = tree(&[
             ("a.txt", b"http://a.example/ and http://b.example/ x\n"),

@@ -278,6 +278,21 @@ pub struct Args {
     #[arg(short = 'g', long, value_name = "GLOB")]
     pub glob: Vec<String>,
 
+    /// Search only files of TYPE inside the directories searched
+    /// (repeatable): mail, news, html, log, text, warc (see
+    /// --type-list), compressed ones too. As -g globs given before the
+    /// others.
+    #[arg(short = 't', long = "type", value_name = "TYPE")]
+    pub types: Vec<String>,
+
+    /// Leave out files of TYPE (repeatable).
+    #[arg(short = 'T', long = "type-not", value_name = "TYPE")]
+    pub types_not: Vec<String>,
+
+    /// Print the file types of -t and their globs, and exit.
+    #[arg(long)]
+    pub type_list: bool,
+
     /// Descend at most NUM directories below each path named (0: only
     /// the paths named).
     #[arg(long, value_name = "NUM")]

@@ -46,6 +46,60 @@ pub struct WalkOptions {
     pub globs: Option<Globs>,
 }
 
+/// The file types of -t and -T: a name and the globs of its files
+/// (compressed ones included). Maildir messages have no extension: they
+/// are the files of `cur/` and `new/` directories.
+pub const TYPES: &[(&str, &[&str])] = &[
+    (
+        "mail",
+        &[
+            "*.eml", "*.emlx", "*.mail", "*.mbox", "*.mboxrd", "*.mbx",
+            "mbox", "**/cur/*", "**/new/*",
+        ],
+    ),
+    ("news", &["*.news", "*.art"]),
+    ("html", &["*.html", "*.htm", "*.xhtml"]),
+    ("log", &["*.log", "*.log.[0-9]", "*.log.[0-9][0-9]", "*.out"]),
+    (
+        "text",
+        &["*.txt", "*.text", "*.md", "*.rst", "*.pod", "README*", "*.csv"],
+    ),
+    ("warc", &["*.warc", "*.wet", "*.wat"]),
+];
+
+/// Compressed forms of a type's files.
+const COMPRESSED: &[&str] = &["", ".gz", ".bz2", ".xz", ".zst"];
+
+/// The -g globs that -t (`select`) and -T (`negate`) stand for, before
+/// the globs given with -g; an unknown type is an error.
+pub fn type_globs(
+    select: &[String],
+    negate: &[String],
+) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for (names, bang) in [(select, ""), (negate, "!")] {
+        for name in names {
+            let Some((_, globs)) = TYPES.iter().find(|(n, _)| n == name)
+            else {
+                let known: Vec<&str> = TYPES.iter().map(|(n, _)| *n).collect();
+                return Err(format!(
+                    "unknown file type {name:?}: the types are {}",
+                    known.join(", ")
+                ));
+            };
+            for g in *globs {
+                for z in COMPRESSED {
+                    // A Maildir file is one whatever its name.
+                    if z.is_empty() || !g.ends_with("/*") {
+                        out.push(format!("{bang}{g}{z}"));
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// -g globs (`!` in front to exclude), matched against a path relative
 /// to the path named on the command line, or against the file name
 /// when the glob has no `/`. The last glob that matches decides; with

@@ -229,6 +229,14 @@ fn run(args: Args) -> anyhow::Result<u8> {
     if let Some(kind) = args.generate {
         return generate(kind);
     }
+    if args.type_list {
+        let mut out = io::BufWriter::new(Stdout(io::stdout().lock()));
+        for (name, globs) in input::TYPES {
+            writeln!(out, "{name}: {}", globs.join(", "))?;
+        }
+        out.flush()?;
+        return Ok(0);
+    }
     if let Some(n) = args.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
@@ -350,9 +358,12 @@ fn run(args: Args) -> anyhow::Result<u8> {
     };
     let flags = explicit.clone();
     let sniff = args.search_zip;
-    let globs = match args.glob.is_empty() {
+    let mut globs = input::type_globs(&args.types, &args.types_not)
+        .map_err(|e| anyhow::anyhow!(e))?;
+    globs.extend(args.glob.iter().cloned());
+    let globs = match globs.is_empty() {
         true => None,
-        false => Some(input::Globs::new(&args.glob)?),
+        false => Some(input::Globs::new(&globs)?),
     };
     let walk = input::WalkOptions {
         max_depth: args.max_depth,
