@@ -1672,6 +1672,37 @@ mod quiet {
     }
 
     #[test]
+    fn unique_within_a_scope() {
+        let d = tree(&[
+            (
+                "a.txt",
+                b"http://x.example/ http://x.example/ http://y.example/\n",
+            ),
+            ("b.txt", b"http://x.example/\n"),
+        ]);
+        let run = |scope: &str| {
+            urlx_at(
+                d.path(),
+                &["-u", "--unique-scope", scope, "a.txt", "b.txt"],
+            )
+        };
+        let all = "a.txt:http://x.example/\na.txt:http://y.example/\n";
+        urlx_at(d.path(), &["-u", "a.txt", "b.txt"]).expect(all, 0);
+        run("all").expect(all, 0);
+        run("input").expect(&format!("{all}b.txt:http://x.example/\n"), 0);
+        let mbox = "From a@b Thu Jan  1 00:00:00 1970\nSubject: x\n\n\
+                    http://m.example/ http://m.example/\n\n\
+                    From a@b Thu Jan  1 00:00:00 1970\nSubject: y\n\n\
+                    http://m.example/\n";
+        let args = ["-u", "--unique-scope", "message"];
+        urlx_stdin(&args, mbox)
+            .expect("http://m.example/\nhttp://m.example/\n", 0);
+        urlx_stdin(&["-u"], mbox).expect("http://m.example/\n", 0);
+        let r = urlx_stdin(&["--unique-scope", "input"], mbox);
+        assert_eq!(r.code, Some(2), "{:?}", r.stderr);
+    }
+
+    #[test]
     fn stats_count_what_was_searched() {
         let d = tree(&[
             ("a.txt", b"http://a.example/ and http://b.example/ x\n"),

@@ -97,9 +97,25 @@ pub struct PrintOptions {
     /// Only URLs from these places of a message (`None`: all); a URL not
     /// from mail counts as [`crate::Source::Text`].
     pub sources: Option<Vec<crate::hit::Source>>,
+    /// What `unique` is unique within.
+    pub unique_scope: UniqueScope,
     /// Colour file names (magenta) and line, column and byte numbers
     /// (green) with ANSI escapes, as ripgrep does.
     pub color: bool,
+}
+
+/// Within what [`PrintOptions::unique`] prints each URL once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UniqueScope {
+    /// The whole search.
+    #[default]
+    All,
+    /// Each input (a file, standard input).
+    Input,
+    /// Each mail message or news article (and each input that is not
+    /// mail).
+    Message,
 }
 
 /// ANSI colours of [`PrintOptions::color`]: ripgrep's defaults.
@@ -127,6 +143,7 @@ impl Default for PrintOptions {
             message_id: false,
             max_count: None,
             sources: None,
+            unique_scope: UniqueScope::All,
             color: false,
         }
     }
@@ -139,6 +156,8 @@ pub struct Printer<W> {
     opts: PrintOptions,
     /// The normal forms printed so far, for `unique`.
     seen: HashSet<String>,
+    /// The message whose URLs `seen` holds, with [`UniqueScope::Message`].
+    seen_in: u64,
     /// Counts by normal form or host, for the summary formats.
     tally: HashMap<String, u64>,
     printed: u64,
@@ -160,6 +179,7 @@ impl<W: Write> Printer<W> {
             out,
             opts,
             seen: HashSet::new(),
+            seen_in: 0,
             tally: HashMap::new(),
             printed: 0,
             count: 0,
@@ -255,6 +275,13 @@ impl<W: Write> Printer<W> {
         }
         if self.opts.unique {
             let key = key(self.text(hit));
+            let message = hit.provenance().map_or(0, |p| p.message);
+            if self.opts.unique_scope == UniqueScope::Message
+                && message != self.seen_in
+            {
+                self.seen.clear();
+                self.seen_in = message;
+            }
             if self.seen.contains(key.as_ref()) {
                 return false;
             }
@@ -395,6 +422,10 @@ impl<W: Write> Sink for Printer<W> {
             _ => {}
         }
         self.count = 0;
+        if self.opts.unique_scope != UniqueScope::All {
+            self.seen.clear();
+            self.seen_in = 0;
+        }
         Ok(())
     }
 

@@ -88,6 +88,16 @@ pub struct Args {
     #[arg(short = 'u', long)]
     pub unique: bool,
 
+    /// What -u prints each URL once within: all (the whole search),
+    /// input (each file), message (each mail message or news article).
+    #[arg(
+        long,
+        value_name = "SCOPE",
+        default_value = "all",
+        requires = "unique"
+    )]
+    pub unique_scope: ScopeArg,
+
     /// Print the normal form of each URL (RFC 3986 6.2.2 and 6.2.3):
     /// scheme and host in lower case, escapes of unreserved characters
     /// decoded and the others in upper case, dot segments removed, the
@@ -339,6 +349,14 @@ pub struct ResolveArgs {
     /// References to resolve.
     #[arg(value_name = "REF", required = true)]
     pub refs: Vec<String>,
+}
+
+/// The values of --unique-scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ScopeArg {
+    All,
+    Input,
+    Message,
 }
 
 /// The values of --color.

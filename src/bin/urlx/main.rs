@@ -16,7 +16,8 @@ use urlx::print::{
 use urlx::stages::TriggerSearch;
 use urlx::{Extractor, Hit, InputInfo, Sink};
 
-use crate::args::{Args, ColorArg, Generate, ResolveArgs};
+use crate::args::{Args, ColorArg, Generate, ResolveArgs, ScopeArg};
+use urlx::print::UniqueScope;
 
 /// A line on stderr. A failed write there is ignored (as ripgrep does):
 /// there is nowhere left to report it, and `eprintln!` would panic.
@@ -289,6 +290,11 @@ fn run(args: Args) -> anyhow::Result<u8> {
         warnings: args.warnings,
         message_id: args.message_id,
         max_count: args.max_count,
+        unique_scope: match args.unique_scope {
+            ScopeArg::All => UniqueScope::All,
+            ScopeArg::Input => UniqueScope::Input,
+            ScopeArg::Message => UniqueScope::Message,
+        },
         color: match args.color {
             ColorArg::Always => true,
             ColorArg::Never => false,
