@@ -1703,6 +1703,33 @@ mod quiet {
     }
 
     #[test]
+    fn reading_a_terminal_says_how_to_end_it() {
+        // `script` gives urlx a terminal; Ctrl-D, a second later, ends
+        // its input.
+        if Command::new("script").arg("--version").output().is_err() {
+            eprintln!("no `script` (util-linux): skipped");
+            return;
+        }
+        let mut child = Command::new("script")
+            .args(["-qec", BIN, "/dev/null"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        stdin.write_all(b"\x04").unwrap();
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.starts_with("urlx: reading standard input from the terminal"),
+            "{text:?}"
+        );
+        assert_eq!(out.status.code(), Some(1), "no URL typed");
+    }
+
+    #[test]
     fn stats_count_what_was_searched() {
         let d = tree(&[
             ("a.txt", b"http://a.example/ and http://b.example/ x\n"),
