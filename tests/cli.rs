@@ -1742,7 +1742,7 @@ mod quiet {
         assert_eq!(
             lines[1..5],
             [
-                "3 URLs printed (3 found)",
+                "3 URLs printed (3 found, 0 of them not valid)",
                 "2 inputs searched, 1 could not be read",
                 &format!("{bytes} bytes searched, 1 messages"),
                 "1 notes on decoding messages (--mail-notes)",
@@ -1751,6 +1751,15 @@ mod quiet {
             r.stderr
         );
         assert!(lines[0].contains("no.txt"), "{:?}", r.stderr);
+        // A candidate that is no URL is found, not printed.
+        let r = urlx_stdin(&["--stats"], "http://a.example/ http://[x/\n");
+        assert!(
+            r.stderr.starts_with(
+                "1 URLs printed (2 found, 1 of them not valid)\n"
+            ),
+            "{:?}",
+            r.stderr
+        );
         assert!(lines[5].ends_with(" seconds"), "{:?}", r.stderr);
     }
 }

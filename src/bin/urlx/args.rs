@@ -273,8 +273,8 @@ pub struct Args {
 
     /// Print totals on stderr at the end (on stderr, so that the URLs on
     /// stdout stay a clean list; ripgrep prints them on stdout): URLs
-    /// printed and found, inputs searched and failed, bytes and messages
-    /// searched, notes on decoding, seconds.
+    /// printed, found and not valid, inputs searched and failed, bytes
+    /// and messages searched, notes on decoding, seconds.
     #[arg(long)]
     pub stats: bool,
 

@@ -116,10 +116,13 @@ struct CliSink<W: Write> {
     notes: bool,
     /// Print the messages about inputs (not -s).
     messages: bool,
+    /// Hits that are not valid URLs (for --stats).
+    invalid: u64,
 }
 
 impl<W: Write> Sink for CliSink<W> {
     fn hit(&mut self, input: &InputInfo, hit: &Hit) -> io::Result<bool> {
+        self.invalid += u64::from(hit.usable().is_none());
         self.printer.hit(input, hit)
     }
 
@@ -361,6 +364,7 @@ fn run(args: Args) -> anyhow::Result<u8> {
         failed: false,
         notes: args.mail_notes,
         messages: !args.no_messages,
+        invalid: 0,
     };
     let flags = explicit.clone();
     let sniff = args.search_zip;
@@ -391,7 +395,7 @@ fn run(args: Args) -> anyhow::Result<u8> {
     };
     sink.printer.into_inner()?;
     if args.stats {
-        print_stats(&summary, printed, started.elapsed());
+        print_stats(&summary, printed, sink.invalid, started.elapsed());
     }
     if sink.failed || summary.errors > 0 {
         Ok(2)
@@ -403,7 +407,12 @@ fn run(args: Args) -> anyhow::Result<u8> {
 }
 
 /// The totals of --stats, on stderr.
-fn print_stats(s: &urlx::Summary, printed: u64, took: std::time::Duration) {
+fn print_stats(
+    s: &urlx::Summary,
+    printed: u64,
+    invalid: u64,
+    took: std::time::Duration,
+) {
     let n = |v: u64| {
         // Thousands separated, as in the README's figures.
         let d = v.to_string();
@@ -416,7 +425,12 @@ fn print_stats(s: &urlx::Summary, printed: u64, took: std::time::Duration) {
         }
         out
     };
-    note!("{} URLs printed ({} found)", n(printed), n(s.hits));
+    note!(
+        "{} URLs printed ({} found, {} of them not valid)",
+        n(printed),
+        n(s.hits),
+        n(invalid)
+    );
     note!(
         "{} inputs searched, {} could not be read",
         n(s.inputs),
