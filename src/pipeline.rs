@@ -198,9 +198,15 @@ impl ExtractorBuilder {
         self
     }
 
-    /// The input format: [`InputFormat::Text`] by default; [`InputFormat::Auto`]
-    /// decides per input from its first bytes. Mail formats are parsed
-    /// as MIME messages and every hit gets its [`Hit::provenance`].
+    /// The input format: [`InputFormat::Text`] by default;
+    /// [`InputFormat::Auto`] decides per input from its first bytes, as
+    /// the command-line tool does. Mail formats are parsed as MIME
+    /// messages and every hit gets its [`Hit::provenance`].
+    ///
+    /// Text by default because a program calling the library knows what
+    /// it holds (a log line, a page's text, a message body it decoded
+    /// itself), and guessing could read such text as mail: a body that
+    /// starts with `From ` and a date, or with `Subject: `.
     pub fn format(&mut self, format: InputFormat) -> &mut Self {
         self.format = format;
         self
