@@ -211,11 +211,12 @@ use crate::delimit::{
     trim_trailing, uuencoded_line,
 };
 
-/// Bytes before `from` that [`scan`] may read.
-pub const LOOKBACK: usize = 256;
+/// Bytes before `from` that [`scan`] may read: the window delimiting
+/// reads, which every chunk of the pipeline provides.
+pub const LOOKBACK: usize = crate::delimit::LOOKBACK;
 
-/// Bytes past `to + max_len` that [`scan`] may read.
-pub const LOOKAHEAD_SLACK: usize = LOOKBACK + 16;
+/// Bytes past `to + max_len` that [`scan`] may read: as delimiting.
+pub const LOOKAHEAD_SLACK: usize = crate::delimit::LOOKAHEAD_SLACK;
 
 /// Longest local part (RFC 5321 section 4.5.3.1.1).
 const MAX_LOCAL: usize = 64;

@@ -193,8 +193,10 @@ impl Source {
     }
 }
 
-/// A content transfer encoding undone before scanning.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// A content transfer encoding undone before scanning: none (7bit,
+/// 8bit, binary; a header field without RFC 2047 encoded word),
+/// quoted-printable (a `Q` encoded word), base64 (a `B` one).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Decoded {
     /// The text was scanned as it is in the input.

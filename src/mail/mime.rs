@@ -94,17 +94,11 @@ pub enum Source {
     Html,
 }
 
-/// Which transfer encoding was undone to get a piece's text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Decoded {
-    /// None: 7bit, 8bit, binary, or no `Content-Transfer-Encoding`; for
-    /// a header, no RFC 2047 encoded word.
-    None,
-    /// `quoted-printable`; for a header, a `Q` encoded word.
-    QuotedPrintable,
-    /// `base64`; for a header, a `B` encoded word.
-    Base64,
-}
+/// Which transfer encoding was undone to get a piece's text (the type
+/// of [`Hit`](crate::Hit)'s provenance): for a header field, the kind
+/// of its RFC 2047 encoded words (`Q` as quoted-printable, `B` as
+/// base64).
+pub use crate::hit::Decoded;
 
 /// Map from byte offsets in a piece's text to byte offsets in the raw
 /// message.

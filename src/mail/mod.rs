@@ -21,7 +21,7 @@ pub mod mime;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::hit::{Context, Decoded, Hit, Provenance, Source};
+use crate::hit::{Context, Hit, Provenance, Source};
 use crate::pipeline::Extractor;
 
 use self::mbox::Message;
@@ -298,11 +298,7 @@ fn collect_hits(
             header: None,
             attribute: None,
             source: Source::Text,
-            decoded: match piece.decoded {
-                mime::Decoded::None => Decoded::None,
-                mime::Decoded::QuotedPrintable => Decoded::QuotedPrintable,
-                mime::Decoded::Base64 => Decoded::Base64,
-            },
+            decoded: piece.decoded,
             warnings: Vec::new(),
         };
         match piece.source {
