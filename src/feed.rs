@@ -13,7 +13,7 @@ use std::sync::atomic::AtomicU64;
 use crate::delimit::LOOKBACK;
 use crate::mail::mbox::{Framing, Message, Messages};
 use crate::mail::{self, InputFormat};
-use crate::pipeline::{DEFAULT_BATCH, DEFAULT_CHUNK, Input, Open};
+use crate::pipeline::{Input, Open};
 use crate::stream::{Roll, Segment};
 
 /// Most inputs in one batch.
@@ -128,6 +128,8 @@ pub(crate) struct Feeder<'a> {
     pub(crate) line_buffered: bool,
     /// Bytes of one file part.
     pub(crate) chunk: usize,
+    /// Bytes of a batch, as configured (the largest).
+    pub(crate) batch: usize,
     pub(crate) max_message: usize,
     /// Buffers of finished segments, for reuse.
     pub(crate) pool: Vec<Vec<u8>>,
@@ -212,7 +214,7 @@ impl<'a> Feeder<'a> {
     /// Keep a large buffer for reuse: as many as three batches of file
     /// parts need (the ones in flight), at most.
     pub(crate) fn recycle(&mut self, buf: Vec<u8>) {
-        let keep = 3 * (DEFAULT_BATCH / DEFAULT_CHUNK + 1);
+        let keep = 3 * (self.batch / self.chunk.max(1) + 1);
         if buf.capacity() >= 64 << 10 && self.pool.len() < keep {
             self.pool.push(buf);
         }

@@ -823,6 +823,7 @@ impl Extractor {
             format: cfg.format,
             line_buffered: cfg.line_buffered,
             chunk: cfg.chunk_size,
+            batch: cfg.batch_size,
             max_message: cfg.mail.max_message,
             pool: Vec::new(),
         };
