@@ -243,13 +243,7 @@ fn has_dots(path: &str) -> bool {
 
 /// Value of an ASCII hex digit.
 fn hex_value(b: Option<&u8>) -> Option<u8> {
-    let c = *b?;
-    match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        b'A'..=b'F' => Some(c - b'A' + 10),
-        _ => None,
-    }
+    crate::validate::hex_val(*b?)
 }
 
 const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";

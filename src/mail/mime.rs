@@ -1434,16 +1434,8 @@ fn join_2231(
     Some(enc.decode_without_bom_handling(&bytes).0.into_owned())
 }
 
-fn hex(c: u8) -> Option<u8> {
-    match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        b'A'..=b'F' => Some(c - b'A' + 10),
-        _ => None,
-    }
-}
-
 fn hex_pair(a: Option<&u8>, b: Option<&u8>) -> Option<u8> {
+    let hex = crate::validate::hex_val;
     Some(hex(*a?)? << 4 | hex(*b?)?)
 }
 
