@@ -2,7 +2,7 @@
 //! each comes from).
 
 use urlx::mail::mime::{
-    Decoded, MimeOptions, Parsed, Piece, Source, parse_message,
+    Decoded, MimeOptions, Parsed, Piece, PieceKind, parse_message,
 };
 
 /// A sample's bytes, without a leading mbox `From ` line.
@@ -25,12 +25,12 @@ fn parse(raw: &[u8]) -> Parsed {
 fn body_pieces(p: &Parsed) -> Vec<&Piece> {
     p.pieces
         .iter()
-        .filter(|x| !matches!(x.source, Source::Header(_)))
+        .filter(|x| !matches!(x.source, PieceKind::Header(_)))
         .collect()
 }
 
 fn header<'a>(p: &'a Parsed, name: &str) -> Option<&'a Piece> {
-    p.pieces.iter().find(|x| x.source == Source::Header(name.to_string()))
+    p.pieces.iter().find(|x| x.source == PieceKind::Header(name.to_string()))
 }
 
 /// Where `needle` starts in `raw`, asserting it occurs.
@@ -49,7 +49,7 @@ fn qp_soft_break_inside_url_nested_parts() {
         p.message_id.as_deref(),
         Some("rEpI0oNgFN3mXYdbiiSi0kvisclmWY4OyuyDj1KM@lists.ettus.com")
     );
-    let parts: Vec<(&str, &Source, &str)> = body_pieces(&p)
+    let parts: Vec<(&str, &PieceKind, &str)> = body_pieces(&p)
         .iter()
         .map(|x| (x.part.as_str(), &x.source, x.content_type.as_str()))
         .collect();
@@ -57,11 +57,11 @@ fn qp_soft_break_inside_url_nested_parts() {
     assert_eq!(
         parts,
         [
-            ("preamble", &Source::Text, "text/plain"),
-            ("1.preamble", &Source::Text, "text/plain"),
-            ("1.1", &Source::Text, "text/plain"),
-            ("1.2", &Source::Html, "text/html"),
-            ("2", &Source::Text, "text/plain"),
+            ("preamble", &PieceKind::Text, "text/plain"),
+            ("1.preamble", &PieceKind::Text, "text/plain"),
+            ("1.1", &PieceKind::Text, "text/plain"),
+            ("1.2", &PieceKind::Html, "text/html"),
+            ("2", &PieceKind::Text, "text/plain"),
         ]
     );
     for pre in &body_pieces(&p)[..2] {
@@ -115,7 +115,7 @@ fn epilogue_footer_piece_maps_to_raw() {
     // ASCII-armored OpenPGP (RFC 3156 5), read as text.
     assert_eq!(parts, ["1", "2", "epilogue"]);
     let epi = body_pieces(&p)[2];
-    assert_eq!(epi.source, Source::Text);
+    assert_eq!(epi.source, PieceKind::Text);
     assert_eq!(epi.content_type, "text/plain");
     let url = "https://listman.redhat.com/mailman/listinfo/exmh-workers";
     assert_eq!(urls_map_back(&raw, epi, url, url.as_bytes()), 1);
@@ -127,7 +127,7 @@ fn qp_equals_3d_and_soft_break_in_html_href() {
     let raw = sample("sa-spam1-00139.eml");
     let p = parse(&raw);
     let html = body_pieces(&p)[0];
-    assert_eq!(html.source, Source::Html);
+    assert_eq!(html.source, PieceKind::Html);
     assert_eq!(html.part, "");
     let url = "http://psychicrevenue.com/cgi-bin/refer.cgi?pws01014&site=pw";
     let at = html.text.find(url).expect("decoded URL");
@@ -196,7 +196,7 @@ fn base64_big5_html() {
     let raw = sample("sa-big5-base64.eml");
     let p = parse(&raw);
     let h = body_pieces(&p)[0];
-    assert_eq!(h.source, Source::Html);
+    assert_eq!(h.source, PieceKind::Html);
     assert_eq!(h.decoded, Decoded::Base64);
     assert!(h.text.contains(
         "src=\"http://www.geocities.com/Nashville/Rodeo/9073/main.jpg\""
@@ -356,9 +356,10 @@ fn malformed_report_no_panic() {
     assert!(b[0].text.contains("User's mailbox quota exceeded"));
     // message/rfc822-headers: the embedded header fields are pieces of
     // part 3 (e.g. Received, with ':' in its times).
-    assert!(p.pieces.iter().any(
-        |x| x.part == "3" && x.source == Source::Header("Received".into())
-    ));
+    assert!(
+        p.pieces.iter().any(|x| x.part == "3"
+            && x.source == PieceKind::Header("Received".into()))
+    );
 }
 
 #[test]
@@ -426,7 +427,7 @@ fn undeclared_quoted_printable_is_decoded() {
     let p = parse(&sample("sa-spam2-00248-undeclared-qp.eml"));
     let html = body_pieces(&p)
         .into_iter()
-        .find(|x| matches!(x.source, Source::Html))
+        .find(|x| matches!(x.source, PieceKind::Html))
         .expect("an HTML piece");
     assert_eq!(html.decoded, Decoded::QuotedPrintable);
     assert!(
@@ -455,7 +456,7 @@ fn qp_guess_keeps_urls_right_as_written() {
         p.warnings
     );
     let html = body_pieces(&p)[0];
-    assert_eq!(html.source, Source::Html);
+    assert_eq!(html.source, PieceKind::Html);
     assert_eq!(html.decoded, Decoded::None);
     let links = urlx::mail::html::scan_html(&html.text).links;
     let text = String::from_utf8_lossy(&raw);
@@ -648,7 +649,7 @@ fn cite_mid_not_reported() {
         let p = parse(&raw);
         let html = body_pieces(&p)
             .into_iter()
-            .find(|x| x.source == Source::Html)
+            .find(|x| x.source == PieceKind::Html)
             .expect("an HTML part");
         assert!(html.text.contains("cite=\"mid:"), "{name}");
         let links = urlx::mail::html::scan_html(&html.text).links;

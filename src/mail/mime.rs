@@ -5,14 +5,14 @@
 //! text the URL scanner should look at, as [`Piece`]s: one per header
 //! field whose value contains a `:` (but `Content-Class`, whose value is
 //! a class name), and one per text part of the body
-//! (`text/plain` and other `text/*` as [`Source::Text`], `text/html` as
-//! [`Source::Html`]). Each piece has its transfer encoding
+//! (`text/plain` and other `text/*` as [`PieceKind::Text`], `text/html` as
+//! [`PieceKind::Html`]). Each piece has its transfer encoding
 //! (quoted-printable, base64) undone, its charset converted to UTF-8,
 //! `format=flowed` lines unwrapped, and an [`OffsetMap`] from offsets in
 //! its text back to byte offsets in the raw message. The preamble and
 //! the epilogue of a multipart, which RFC 2046 5.1.1 has MIME agents
 //! ignore, are text people read (a mailing list's footer after the close
-//! delimiter): each is a [`Source::Text`] piece too.
+//! delimiter): each is a [`PieceKind::Text`] piece too.
 //!
 //! Every part also gets the base URI in effect for it
 //! (draft-fielding-url-syntax-05 section 5.1): its own `Content-Base`,
@@ -83,7 +83,7 @@ fn may_hold_scheme(raw: &[u8]) -> bool {
 
 /// Where a piece of text came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Source {
+pub enum PieceKind {
     /// A header field; the field name as written (`List-Unsubscribe`).
     Header(String),
     /// A `text/*` part other than `text/html` (or, with
@@ -478,7 +478,7 @@ impl MapBuilder {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Piece {
     /// Header field or body part.
-    pub source: Source,
+    pub source: PieceKind,
     /// MIME part path: `""` for the message's own headers and for the
     /// body of a message that is not multipart; `"1"`, `"2"`, `"2.1"`
     /// for the children of multiparts (1-based, nested with dots). A
@@ -495,7 +495,7 @@ pub struct Piece {
     pub decoded: Decoded,
     /// The text, UTF-8. Header values are unfolded and their encoded
     /// words decoded; body text keeps its line ends (CRLF or LF). The
-    /// yEnc blocks of [`Source::Text`] pieces in an ASCII-compatible
+    /// yEnc blocks of [`PieceKind::Text`] pieces in an ASCII-compatible
     /// charset are left out.
     pub text: String,
     /// Text offsets to raw offsets.
@@ -864,7 +864,7 @@ impl<'a> Walker<'a, '_> {
         (self.each)(
             &self.parsed,
             Piece {
-                source: Source::Header(f.name.to_string()),
+                source: PieceKind::Header(f.name.to_string()),
                 part: path.to_string(),
                 decoded,
                 text,
@@ -1049,7 +1049,7 @@ impl<'a> Walker<'a, '_> {
         (self.each)(
             &self.parsed,
             Piece {
-                source: Source::Text,
+                source: PieceKind::Text,
                 part: child_path(path, which),
                 decoded: Decoded::None,
                 text: conv.text,
@@ -1184,7 +1184,7 @@ impl<'a> Walker<'a, '_> {
         let (text, cmap) = (conv.text, conv.map);
         let map = cmap.then(text.len(), &map);
         let source =
-            if ct == "text/html" { Source::Html } else { Source::Text };
+            if ct == "text/html" { PieceKind::Html } else { PieceKind::Text };
         (self.each)(
             &self.parsed,
             Piece {
@@ -2141,7 +2141,7 @@ mod tests {
     fn bodies(p: &Parsed) -> Vec<&Piece> {
         p.pieces
             .iter()
-            .filter(|x| !matches!(x.source, Source::Header(_)))
+            .filter(|x| !matches!(x.source, PieceKind::Header(_)))
             .collect()
     }
 
@@ -2193,7 +2193,7 @@ mod tests {
         assert_eq!(b[0].text, "one http://one.example/");
         assert_eq!(b[1].text, "two-one");
         assert_eq!(b[1].content_type, "text/plain");
-        assert_eq!(b[2].source, Source::Html);
+        assert_eq!(b[2].source, PieceKind::Html);
         assert_eq!(b[0].base.as_deref(), Some("http://base.example/dir/page"));
         // Relative Content-Location resolved against the enclosing base
         // and inherited by the children.
@@ -2210,7 +2210,7 @@ mod tests {
         assert_eq!(pre.text, "preamble http://preamble.example/");
         assert_eq!(epi.text, "epilogue http://epilogue.example/\r\n");
         for x in [pre, epi] {
-            assert_eq!(x.source, Source::Text);
+            assert_eq!(x.source, PieceKind::Text);
             assert_eq!(x.decoded, Decoded::None);
             assert_eq!(x.content_type, "text/plain");
             assert_eq!(
@@ -2298,7 +2298,7 @@ mod tests {
         let subj: Vec<&Piece> = p
             .pieces
             .iter()
-            .filter(|x| x.source == Source::Header("Subject".into()))
+            .filter(|x| x.source == PieceKind::Header("Subject".into()))
             .collect();
         assert_eq!(subj.len(), 2);
         assert_eq!(
@@ -2478,7 +2478,7 @@ mod tests {
         let p = parse(raw);
         assert_eq!(p.pieces.len(), 3, "List-Archive, To, the body");
         let h = &p.pieces[0];
-        assert_eq!(h.source, Source::Header("List-Archive".into()));
+        assert_eq!(h.source, PieceKind::Header("List-Archive".into()));
         assert_eq!(h.text, "<http://a.example/x\ty> , <mailto:m@x>");
         let y = h.text.find("\ty").unwrap();
         assert_eq!(h.map.raw_offset(y), pos(raw, "\ty>"));

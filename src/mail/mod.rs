@@ -302,13 +302,13 @@ fn collect_hits(
             warnings: Vec::new(),
         };
         match piece.source {
-            mime::Source::Header(_) | mime::Source::Text => {
-                if let mime::Source::Header(ref name) = piece.source {
+            mime::PieceKind::Header(_) | mime::PieceKind::Text => {
+                if let mime::PieceKind::Header(ref name) = piece.source {
                     prov.source = Source::Header;
                     prov.header = Some(name.clone());
                 }
                 let field = match &piece.source {
-                    mime::Source::Header(name) => Some(name.as_str()),
+                    mime::PieceKind::Header(name) => Some(name.as_str()),
                     _ => None,
                 };
                 let prov = match field {
@@ -341,7 +341,7 @@ fn collect_hits(
                     true
                 });
             }
-            mime::Source::Html => {
+            mime::PieceKind::Html => {
                 // HTML `<base href>` comes first (Appendix D), resolved
                 // against the part's base if it is relative. The first
                 // `<base>` counts for links before it too: found by a

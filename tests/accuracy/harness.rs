@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 
 use regex::bytes::Regex;
-use urlx::mail::mime::{Piece, Source};
+use urlx::mail::mime::{Piece, PieceKind};
 use urlx::{Extractor, Hit};
 
 /// Where a baseline match was found.
@@ -325,9 +325,9 @@ fn closest(url: &str, printed: &HashSet<String>) -> Option<String> {
 fn place(unit: &Unit, b: &Base) -> String {
     let describe = |p: &Piece| {
         let kind = match &p.source {
-            Source::Header(name) => format!("header {name}"),
-            Source::Text => "text".to_string(),
-            Source::Html => "html".to_string(),
+            PieceKind::Header(name) => format!("header {name}"),
+            PieceKind::Text => "text".to_string(),
+            PieceKind::Html => "html".to_string(),
         };
         format!("part {:?} {} {kind} {:?}", p.part, p.content_type, p.decoded)
     };
@@ -430,7 +430,7 @@ pub fn source<'c>(case: &'c Case) -> &'c [u8] {
 
 /// Whether the case's source is an HTML piece.
 fn is_html(case: &Case) -> bool {
-    piece(case).is_some_and(|p| p.source == Source::Html)
+    piece(case).is_some_and(|p| p.source == PieceKind::Html)
 }
 
 /// The piece of a case's source, if it is a decoded piece.
@@ -688,7 +688,8 @@ pub const EXPECTED: &[Expected] = &[
         reason: "in HTML, character references are decoded before a URL \
                  is read (HTML 13.2.5.72): `&amp;` is `&`",
         rule: Rule::Reads(|case, url| {
-            let html = piece(case).is_some_and(|p| p.source == Source::Html);
+            let html =
+                piece(case).is_some_and(|p| p.source == PieceKind::Html);
             if !html || !url.contains('&') {
                 return None;
             }
@@ -701,7 +702,7 @@ pub const EXPECTED: &[Expected] = &[
                  13.2.5.43): nothing in it is read",
         rule: Rule::Ends(|case, _| {
             let Some(p) = piece(case) else { return false };
-            if p.source != Source::Html {
+            if p.source != PieceKind::Html {
                 return false;
             }
             let before = &p.text.as_bytes()[..case.base.range.start];
