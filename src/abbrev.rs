@@ -207,9 +207,9 @@
 use crate::data::psl::has_public_suffix;
 use crate::data::uts58::{LinkTerm, link_bracket, link_email, link_term};
 use crate::delimit::{
-    Brackets, Open, Step, char_at, char_before, is_unicode_stop, plain_run,
-    trim_trailing, uuencoded_line,
+    Brackets, Open, Step, plain_run, trim_trailing, uuencoded_line,
 };
+use crate::lex::{char_at, char_before, is_unicode_stop};
 
 /// Bytes before `from` that [`scan`] may read: the window delimiting
 /// reads, which every chunk of the pipeline provides.

@@ -55,7 +55,9 @@ use crate::data::psl::has_public_suffix;
 use crate::data::registry::{self, SchemeSet};
 use crate::data::uts58::{LinkTerm, link_bracket, link_term};
 use crate::hit::{Candidate, Context};
-use crate::validate::{is_sub_delim, is_unreserved};
+use crate::lex::{
+    char_at, char_before, is_sub_delim, is_unicode_stop, is_unreserved,
+};
 
 /// Bytes before a trigger that delimiting may read.
 pub(crate) const LOOKBACK: usize = 256;
@@ -370,40 +372,6 @@ static URI_ASCII: [bool; 256] = {
 fn starts_url_text(b: u8) -> bool {
     (is_uri_ascii(b) && !matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?'))
         || b >= 0x80
-}
-
-/// Whether a non-ASCII character cannot be part of a host name or of
-/// the letters of a word: anything but UTS #58 Link_Term Include
-/// (punctuation, symbols that end text, spaces, controls, format
-/// characters other than ZWJ and ZWNJ).
-pub(crate) fn is_unicode_stop(c: char) -> bool {
-    link_term(c) != LinkTerm::Include
-}
-
-/// Decode the UTF-8 character at `hay[i..]`: `None` when invalid.
-pub(crate) fn char_at(hay: &[u8], i: usize) -> Option<(char, usize)> {
-    let b = hay[i];
-    let len = match b {
-        0xC2..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        0xF0..=0xF4 => 4,
-        _ => return None,
-    };
-    let bytes = hay.get(i..i + len)?;
-    let s = std::str::from_utf8(bytes).ok()?;
-    s.chars().next().map(|c| (c, len))
-}
-
-/// The character that ends just before `hay[end]`, if valid UTF-8.
-pub(crate) fn char_before(hay: &[u8], end: usize) -> Option<char> {
-    let mut i = end;
-    while i > 0 && end - i < 4 {
-        i -= 1;
-        if hay[i] & 0xC0 != 0x80 {
-            return std::str::from_utf8(&hay[i..end]).ok()?.chars().next();
-        }
-    }
-    None
 }
 
 /// Skip whitespace backwards from `i`, at most `max` bytes; returns the

@@ -68,6 +68,10 @@
 #![forbid(unsafe_code)]
 
 // The modules, in pipeline order.
+// Lexical facts every stage shares: character classes, percent-encoding.
+mod lex;
+// Terminal safety: what input text a message or a printed URL repeats.
+mod sanitize;
 // Shared vocabulary: contexts, candidates, hits.
 mod hit;
 // Opening inputs and cutting them into batches.

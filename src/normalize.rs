@@ -27,8 +27,9 @@ use std::borrow::Cow;
 
 pub mod iri;
 
+use crate::lex::{hex_val, is_unreserved};
 use crate::resolve::remove_dot_segments;
-use crate::validate::{Component, Uri, is_unreserved};
+use crate::validate::{Component, Uri};
 
 /// Which steps [`render`] performs.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -243,7 +244,7 @@ fn has_dots(path: &str) -> bool {
 
 /// Value of an ASCII hex digit.
 fn hex_value(b: Option<&u8>) -> Option<u8> {
-    crate::validate::hex_val(*b?)
+    hex_val(*b?)
 }
 
 const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";

@@ -297,7 +297,7 @@ impl ExtractorBuilder {
                 return Err(BuildError {
                     message: format!(
                         "base URI {:?} is not absolute",
-                        crate::print::excerpt(b)
+                        crate::sanitize::excerpt(b)
                     ),
                 });
             }
@@ -305,7 +305,7 @@ impl ExtractorBuilder {
                 return Err(BuildError {
                     message: format!(
                         "base URI {:?} is invalid: {e}",
-                        crate::print::excerpt(b)
+                        crate::sanitize::excerpt(b)
                     ),
                 });
             }

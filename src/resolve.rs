@@ -46,7 +46,7 @@ impl ResolveError {
 impl fmt::Display for ResolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // The base is repeated cut short and escaped (it is input).
-        let base = crate::print::excerpt(&self.base);
+        let base = crate::sanitize::excerpt(&self.base);
         match (self.kind, self.cause) {
             (ResolveErrorKind::InvalidBase, Some(e)) => {
                 write!(f, "base URI is invalid: {e}: {base}")

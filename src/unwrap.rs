@@ -43,7 +43,7 @@
 //! Not supported: Mimecast (`protect-*.mimecast.com/s/...`) and other
 //! services whose links hold a token rather than the target.
 
-use crate::validate::pct_decode;
+use crate::lex::pct_decode;
 
 /// The most wrappers [`unwrap`] removes from one URL.
 pub const MAX_DEPTH: usize = 4;

@@ -9,9 +9,11 @@
 //! Non-ASCII characters (RFC 3987 IRIs) are accepted in userinfo, reg-name,
 //! path, query and fragment; see [`Uri::errors`] for the exact rule.
 
-use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
+
+pub(crate) use crate::lex::pct_decode;
+use crate::lex::{is_sub_delim, is_unreserved};
 
 pub mod lint;
 pub mod schemes;
@@ -687,28 +689,6 @@ fn dns_octets(label: &str) -> usize {
     punycode.map_or(usize::MAX, |p| "xn--".len() + p.len())
 }
 
-pub(crate) const fn is_unreserved(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
-}
-
-/// RFC 3986 2.2: sub-delims = "!" / "$" / "&" / "'" / "(" / ")" / "*" /
-/// "+" / "," / ";" / "=".
-pub(crate) const fn is_sub_delim(b: u8) -> bool {
-    matches!(
-        b,
-        b'!' | b'$'
-            | b'&'
-            | b'\''
-            | b'('
-            | b')'
-            | b'*'
-            | b'+'
-            | b','
-            | b';'
-            | b'='
-    )
-}
-
 /// RFC 3987 2.2 `ucschar`, and `iprivate` where `private` (the query):
 /// the non-ASCII characters an IRI may hold, without the noncharacters
 /// (U+FDD0..U+FDEF, U+xFFFE, U+xFFFF), the specials U+FFF0..U+FFFD, the
@@ -731,41 +711,6 @@ fn is_iri_char(c: char, private: bool) -> bool {
             '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}'
                 | '\u{2066}'..='\u{2069}'
         )
-}
-
-/// The value of a hex digit (RFC 3986 2.1: HEXDIG, any case).
-pub(crate) fn hex_val(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
-}
-
-/// Decodes `%XX` (RFC 3986 section 2.1); a `%` not followed by two hex
-/// digits is kept as is.
-pub(crate) fn pct_decode(s: &str) -> Cow<'_, [u8]> {
-    let b = s.as_bytes();
-    if !b.contains(&b'%') {
-        return Cow::Borrowed(b);
-    }
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while let Some(&c) = b.get(i) {
-        if c == b'%' {
-            let hi = b.get(i + 1).copied().and_then(hex_val);
-            let lo = b.get(i + 2).copied().and_then(hex_val);
-            if let (Some(hi), Some(lo)) = (hi, lo) {
-                out.push(hi << 4 | lo);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(c);
-        i += 1;
-    }
-    Cow::Owned(out)
 }
 
 fn is_hex(b: Option<&u8>) -> bool {

@@ -346,12 +346,10 @@ const TOLERATED: &[(&str, &str)] = &[
     ("delimit", "abbrev"),
     ("delimit", "scan"),
     ("hit", "abbrev"),
-    ("resolve", "print"),
     ("print", "pipeline"),
     ("print::json", "pipeline"),
     ("feed", "pipeline"),
     ("mail", "pipeline"),
-    ("mail::mime", "print"),
     ("mail::mime", "scan"),
     ("mail::charset", "mail::mime"),
 ];

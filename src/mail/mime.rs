@@ -25,8 +25,8 @@
 //! which is bounded by [`MimeOptions::max_depth`].
 
 use super::charset::{Charset, convert, feed, to_utf8};
-use crate::print::excerpt;
 use crate::resolve::resolve_str;
+use crate::sanitize::excerpt;
 use crate::validate::Uri;
 use encoding_rs::{Decoder, Encoding, UTF_8, WINDOWS_1252};
 use memchr::memmem;
@@ -1435,7 +1435,7 @@ fn join_2231(
 }
 
 fn hex_pair(a: Option<&u8>, b: Option<&u8>) -> Option<u8> {
-    let hex = crate::validate::hex_val;
+    let hex = crate::lex::hex_val;
     Some(hex(*a?)? << 4 | hex(*b?)?)
 }
 

@@ -154,7 +154,7 @@ pub(crate) fn escape_invisible(json: &str) -> std::borrow::Cow<'_, str> {
 /// An unsafe character that serde_json leaves raw (it escapes all
 /// below U+0020).
 fn is_invisible(c: char) -> bool {
-    c >= '\x7f' && super::sanitize::is_unsafe(c)
+    c >= '\x7f' && crate::sanitize::is_unsafe(c)
 }
 
 #[cfg(test)]

@@ -15,9 +15,8 @@ use crate::pipeline::{InputInfo, Sink};
 use crate::validate::Uri;
 
 mod json;
-mod sanitize;
 
-pub use sanitize::{
+pub use crate::sanitize::{
     EXCERPT_CHARS, MESSAGE_CHARS, escape_for_terminal, excerpt, excerpt_to,
 };
 

@@ -1,0 +1,99 @@
+//! Lexical facts every stage shares: RFC 3986 character classes,
+//! percent-encoding (section 2.1) and UTF-8 characters read at a byte
+//! offset of the haystack.
+
+use std::borrow::Cow;
+
+use crate::data::uts58::{LinkTerm, link_term};
+
+/// RFC 3986 2.3: unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~".
+pub(crate) const fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+/// RFC 3986 2.2: sub-delims = "!" / "$" / "&" / "'" / "(" / ")" / "*" /
+/// "+" / "," / ";" / "=".
+pub(crate) const fn is_sub_delim(b: u8) -> bool {
+    matches!(
+        b,
+        b'!' | b'$'
+            | b'&'
+            | b'\''
+            | b'('
+            | b')'
+            | b'*'
+            | b'+'
+            | b','
+            | b';'
+            | b'='
+    )
+}
+
+/// The value of a hex digit (RFC 3986 2.1: HEXDIG, any case).
+pub(crate) fn hex_val(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Decodes `%XX` (RFC 3986 section 2.1); a `%` not followed by two hex
+/// digits is kept as is.
+pub(crate) fn pct_decode(s: &str) -> Cow<'_, [u8]> {
+    let b = s.as_bytes();
+    if !b.contains(&b'%') {
+        return Cow::Borrowed(b);
+    }
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c == b'%' {
+            let hi = b.get(i + 1).copied().and_then(hex_val);
+            let lo = b.get(i + 2).copied().and_then(hex_val);
+            if let (Some(hi), Some(lo)) = (hi, lo) {
+                out.push(hi << 4 | lo);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(c);
+        i += 1;
+    }
+    Cow::Owned(out)
+}
+
+/// Whether a non-ASCII character cannot be part of a host name or of
+/// the letters of a word: anything but UTS #58 Link_Term Include
+/// (punctuation, symbols that end text, spaces, controls, format
+/// characters other than ZWJ and ZWNJ).
+pub(crate) fn is_unicode_stop(c: char) -> bool {
+    link_term(c) != LinkTerm::Include
+}
+
+/// Decode the UTF-8 character at `hay[i..]`: `None` when invalid.
+pub(crate) fn char_at(hay: &[u8], i: usize) -> Option<(char, usize)> {
+    let b = hay[i];
+    let len = match b {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return None,
+    };
+    let bytes = hay.get(i..i + len)?;
+    let s = std::str::from_utf8(bytes).ok()?;
+    s.chars().next().map(|c| (c, len))
+}
+
+/// The character that ends just before `hay[end]`, if valid UTF-8.
+pub(crate) fn char_before(hay: &[u8], end: usize) -> Option<char> {
+    let mut i = end;
+    while i > 0 && end - i < 4 {
+        i -= 1;
+        if hay[i] & 0xC0 != 0x80 {
+            return std::str::from_utf8(&hay[i..end]).ok()?.chars().next();
+        }
+    }
+    None
+}
