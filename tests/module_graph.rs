@@ -341,8 +341,6 @@ fn target<'a>(
 /// still exist (so that the list only shrinks), and the graph without
 /// them must have no cycle.
 const TOLERATED: &[(&str, &str)] = &[
-    ("data::uri_schemes", "data::registry"),
-    ("data::link_props", "data::uts58"),
     ("delimit", "abbrev"),
     ("delimit", "scan"),
     ("hit", "abbrev"),

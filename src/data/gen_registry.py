@@ -51,7 +51,7 @@ def main() -> int:
         "//! from src/data/uri-schemes-1.csv (see src/data/README.md); "
         "do not edit.",
         "",
-        "use super::registry::Status;",
+        "use super::values::Status;",
         "",
         "/// Every registered scheme, lower case, sorted by byte value.",
         "pub(crate) const SCHEMES: &[(&str, Status)] = &[",

@@ -336,9 +336,9 @@ def main():
                 f"//!   {f.sha256}"]
     out += [
         "",
-        "use super::uts58::LinkTerm::{self, Close, Hard, Include, Open, "
+        "use super::values::LinkTerm::{self, Close, Hard, Include, Open, "
         "Soft};",
-        "use super::uts58::mark;",
+        "use super::values::mark;",
         "",
         "/// Unicode version of the data files.",
         f'pub(super) const VERSION: &str = "{version}";',

@@ -10,8 +10,8 @@
 //! - LinkEmail.txt, sha256
 //!   bab2d8476fb73fa62895a73edd3d87c5e49e9664035ccf4d841a17a44bb1ebb9
 
-use super::uts58::LinkTerm::{self, Close, Hard, Include, Open, Soft};
-use super::uts58::mark;
+use super::values::LinkTerm::{self, Close, Hard, Include, Open, Soft};
+use super::values::mark;
 
 /// Unicode version of the data files.
 pub(super) const VERSION: &str = "17.0.0";

@@ -7,6 +7,8 @@
 pub mod psl;
 pub mod registry;
 pub mod uts58;
+// The value types the generated tables hold.
+mod values;
 
 // Generated tables (do not edit; see the README).
 mod public_suffix;

@@ -7,23 +7,13 @@
 //! section 3 (permanent, provisional, historical).
 
 use super::uri_schemes::SCHEMES;
+pub use super::values::Status;
 use std::cmp::Ordering;
 
 /// The date of the bundled registry snapshot (`YYYY-MM-DD`): the day the
 /// CSV was fetched from IANA by the package it was taken from. The CSV
 /// export itself carries no "last updated" date; see src/data/README.md.
 pub const REGISTRY_DATE: &str = "2026-05-31";
-
-/// Registration status of a URI scheme (RFC 7595 section 3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Status {
-    /// Permanent registration, reviewed by the designated expert.
-    Permanent,
-    /// Provisional registration (first come, first served).
-    Provisional,
-    /// Historical: registered once, no longer recommended or in use.
-    Historical,
-}
 
 /// Compares `a` lower-cased (ASCII) with `b`, which is already lower case.
 fn cmp_lower(a: &str, b: &str) -> Ordering {
