@@ -267,17 +267,7 @@ impl Default for Opts {
 }
 
 /// What an [`Abbrev`] was recognized as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
-    /// `www.` host: completed with `http://`.
-    Www,
-    /// `ftp.` host: completed with `ftp://`.
-    Ftp,
-    /// An e-mail address: completed with `mailto:`.
-    Email,
-    /// Any other domain name (rules 10 to 14): completed with `http://`.
-    Domain,
-}
+pub use crate::hit::AbbrevKind as Kind;
 
 /// An abbreviated URI, bare domain name or e-mail address found by
 /// [`scan`].

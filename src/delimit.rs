@@ -50,7 +50,6 @@
 //!    percent-escape (`%` then the line end, the hex digits on the next
 //!    line) is joined too.
 
-use crate::abbrev;
 use crate::data::psl::has_public_suffix;
 use crate::data::registry::{self, SchemeSet};
 use crate::data::uts58::{LinkTerm, link_bracket, link_term};
@@ -87,12 +86,6 @@ pub(crate) struct Rules {
     /// Schemes recognised without `//` besides [`OPAQUE_SCHEMES`] (those
     /// the user asked for with `--scheme`, by name or registry status).
     pub opaque: Option<SchemeSet>,
-    /// Abbreviated URIs (`www.`, `ftp.`) and e-mail addresses to find
-    /// too ([`crate::abbrev`]).
-    pub abbrev: abbrev::Opts,
-    /// How triggers are searched for: fixed, or chosen by measurement
-    /// for `None`, the default ([`crate::scan`]).
-    pub search: Option<crate::scan::TriggerSearch>,
     /// Defanged URLs are read too ([`crate::refang`]): a colon written
     /// `[:]` or `[://]` is a trigger, and `\.` stands for a dot.
     pub refang: bool,

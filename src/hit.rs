@@ -10,6 +10,19 @@ use crate::data::registry;
 use crate::validate::schemes::{self, Finding, Severity};
 use crate::validate::{Uri, lint};
 
+/// What an abbreviated URI ([`crate::abbrev::Abbrev`]) was recognized as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AbbrevKind {
+    /// `www.` host: completed with `http://`.
+    Www,
+    /// `ftp.` host: completed with `ftp://`.
+    Ftp,
+    /// An e-mail address: completed with `mailto:`.
+    Email,
+    /// Any other domain name (rules 10 to 14): completed with `http://`.
+    Domain,
+}
+
 /// How the text around a URL delimited it (Appendix E of the drafts).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -78,7 +91,7 @@ pub(crate) struct Candidate {
     pub alternative: Option<String>,
     /// For an abbreviated URI or e-mail address (no scheme written), what
     /// it was read as and the absolute URI it stands for.
-    pub abbrev: Option<(crate::abbrev::Kind, String)>,
+    pub abbrev: Option<(AbbrevKind, String)>,
     /// The candidate is longer than the configured maximum: it shadows
     /// its extent (so no hit starts inside it) but is never reported.
     pub too_long: bool,
@@ -134,7 +147,7 @@ pub(crate) struct Rare {
     /// query and fragment percent-encoded, when that makes it valid.
     pub repaired: Option<String>,
     /// An abbreviated URI or e-mail address: what it was read as.
-    pub abbrev: Option<crate::abbrev::Kind>,
+    pub abbrev: Option<AbbrevKind>,
     /// A defanged URL, read as its refanged form.
     pub refanged: bool,
 }
@@ -268,12 +281,11 @@ impl Hit {
     /// `"domain"` or `"email"`. [`Hit::resolved`] is then the absolute
     /// URI.
     pub fn abbreviated(&self) -> Option<&'static str> {
-        use crate::abbrev::Kind;
         Some(match self.rare.as_ref()?.abbrev? {
-            Kind::Www => "www",
-            Kind::Ftp => "ftp",
-            Kind::Email => "email",
-            Kind::Domain => "domain",
+            AbbrevKind::Www => "www",
+            AbbrevKind::Ftp => "ftp",
+            AbbrevKind::Email => "email",
+            AbbrevKind::Domain => "domain",
         })
     }
 

@@ -161,13 +161,15 @@ pub mod stages {
     }
 
     /// The default rules: schemes only, no abbreviated forms.
-    fn text_rules(max_len: usize) -> crate::delimit::Rules {
-        crate::delimit::Rules {
-            max_len,
-            opaque: None,
+    fn text_rules(max_len: usize) -> crate::scan::ScanRules {
+        crate::scan::ScanRules {
+            delimit: crate::delimit::Rules {
+                max_len,
+                opaque: None,
+                refang: false,
+            },
             abbrev: crate::abbrev::Opts::NONE,
             search: None,
-            refang: false,
         }
     }
 

@@ -29,7 +29,7 @@ use rayon::prelude::*;
 
 use crate::abbrev;
 use crate::data::registry::SchemeSet;
-use crate::delimit::Rules;
+use crate::delimit;
 use crate::delimit::{LOOKAHEAD_SLACK, LOOKBACK, after_run};
 use crate::feed::{Feeder, FilePart, Item, Names, cut_at_nul, read_at};
 use crate::hit::{Candidate, Context, Hit, Rare, UrlText};
@@ -37,6 +37,7 @@ use crate::mail::mbox::{Framing, Message, Messages};
 use crate::mail::{self, InputFormat, MailConfig};
 use crate::refang;
 use crate::resolve::{normalize_dots, resolve};
+use crate::scan::ScanRules;
 use crate::scan::{TriggerSearch, evaluate_any, next_trigger, scan};
 use crate::stream::Segment;
 use crate::validate::schemes::{self, Severity};
@@ -310,12 +311,14 @@ impl ExtractorBuilder {
                 });
             }
         }
-        let rules = Rules {
-            max_len: self.max_url_len,
-            opaque: self.schemes.clone(),
+        let rules = ScanRules {
+            delimit: delimit::Rules {
+                max_len: self.max_url_len,
+                opaque: self.schemes.clone(),
+                refang: self.refang,
+            },
             abbrev: self.abbrev,
             search: self.trigger_search,
-            refang: self.refang,
         };
         Ok(Extractor { config: self.clone(), rules, pool: Arc::default() })
     }
@@ -326,7 +329,7 @@ impl ExtractorBuilder {
 #[derive(Clone, Debug)]
 pub struct Extractor {
     config: ExtractorBuilder,
-    rules: Rules,
+    rules: ScanRules,
     pool: Arc<Pool>,
 }
 

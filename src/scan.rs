@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use aho_corasick::packed::{self, Searcher};
 
 use crate::abbrev::{self, Abbrev};
-use crate::delimit::{OPAQUE_SCHEMES, Rules, delimit};
+use crate::delimit::{self, OPAQUE_SCHEMES, delimit};
 use crate::hit::{Candidate, Context};
 
 /// Bytes scanned with one method before the choice is made again.
@@ -116,10 +116,9 @@ impl Costs {
     }
 }
 
-/// How the colons of a block are found. `Rules::search` fixes one (for
-/// profiling and tests, see `ExtractorBuilder::trigger_search`) or, as
-/// `None` by default, leaves the choice to `Costs`, which measures
-/// them all.
+/// How the colons of a block are found: fixed (for profiling and tests,
+/// see `ExtractorBuilder::trigger_search`) or, by default, chosen by
+/// `Costs`, which measures them all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum TriggerSearch {
@@ -131,6 +130,20 @@ pub enum TriggerSearch {
     /// Only `://` and the last two letters of a scheme recognised
     /// without `//` followed by `:` (`pairs`, fat Teddy).
     Pairs,
+}
+
+/// What scanning needs besides the bytes.
+#[derive(Clone, Debug)]
+pub(crate) struct ScanRules {
+    /// How a candidate is delimited (length limit, schemes without `//`,
+    /// defanged URLs).
+    pub delimit: delimit::Rules,
+    /// Abbreviated URIs (`www.`, `ftp.`) and e-mail addresses to find
+    /// too ([`crate::abbrev`]).
+    pub abbrev: abbrev::Opts,
+    /// How triggers are searched for: fixed, or chosen by measurement
+    /// for `None`, the default.
+    pub search: Option<TriggerSearch>,
 }
 
 /// Find the candidates whose trigger lies in `hay[from..to]`, in order,
@@ -147,7 +160,7 @@ pub(crate) fn scan(
     hay: &[u8],
     from: usize,
     to: usize,
-    rules: &Rules,
+    rules: &ScanRules,
     found: impl FnMut(Candidate),
 ) {
     scan_with(hay, from, to, rules, rules.search, found);
@@ -159,7 +172,7 @@ pub(crate) fn scan_with(
     hay: &[u8],
     from: usize,
     to: usize,
-    rules: &Rules,
+    rules: &ScanRules,
     search: Option<TriggerSearch>,
     mut found: impl FnMut(Candidate),
 ) {
@@ -169,8 +182,8 @@ pub(crate) fn scan_with(
     let mut pos = from;
     // Endings stand for colons only while the only schemes recognised
     // without `//` are the built-in ones.
-    let finders = match rules.opaque {
-        None if !rules.refang => (letters(), pairs()),
+    let finders = match rules.delimit.opaque {
+        None if !rules.delimit.refang => (letters(), pairs()),
         _ => (None, None),
     };
     if let Some(fixed) = search {
@@ -218,7 +231,7 @@ pub(crate) fn scan_with(
 /// every colon where its searcher is missing.
 fn run_block(
     (hay, from, to): (&[u8], usize, usize),
-    rules: &Rules,
+    rules: &ScanRules,
     method: TriggerSearch,
     (letters, pairs): Finders,
     pos: &mut usize,
@@ -244,7 +257,7 @@ fn colons(
     hay: &[u8],
     from: usize,
     to: usize,
-    rules: &Rules,
+    rules: &ScanRules,
     pos: &mut usize,
     found: &mut impl FnMut(Candidate),
 ) {
@@ -254,7 +267,7 @@ fn colons(
         if colon < *pos || !plausible_for(hay, colon, rules) {
             continue;
         }
-        if let Some(c) = delimit(hay, colon, rules) {
+        if let Some(c) = delimit(hay, colon, &rules.delimit) {
             *pos = c.resume;
             found(c);
         }
@@ -270,7 +283,7 @@ fn by_endings(
     hay: &[u8],
     from: usize,
     to: usize,
-    rules: &Rules,
+    rules: &ScanRules,
     finder: &Searcher,
     pos: &mut usize,
     found: &mut impl FnMut(Candidate),
@@ -366,7 +379,7 @@ fn scan_abbrev(
     hay: &[u8],
     from: usize,
     to: usize,
-    rules: &Rules,
+    rules: &ScanRules,
     mut found: impl FnMut(Candidate),
 ) {
     let mut next = from;
@@ -389,7 +402,7 @@ pub(crate) fn next_trigger(
     hay: &[u8],
     pos: usize,
     to: usize,
-    rules: &Rules,
+    rules: &ScanRules,
 ) -> Option<usize> {
     let area = hay.get(pos..to)?;
     let opts = rules.abbrev;
@@ -413,9 +426,9 @@ pub(crate) fn next_trigger(
 pub(crate) fn evaluate_any(
     hay: &[u8],
     t: usize,
-    rules: &Rules,
+    rules: &ScanRules,
 ) -> Option<Candidate> {
-    let max_len = rules.max_len;
+    let max_len = rules.delimit.max_len;
     let opts = rules.abbrev;
     let found = match hay.get(t)? {
         b':' => {
@@ -468,20 +481,20 @@ fn abbreviated(a: Abbrev, t: usize, context: Context) -> Candidate {
 pub(crate) fn evaluate(
     hay: &[u8],
     colon: usize,
-    rules: &Rules,
+    rules: &ScanRules,
 ) -> Option<Candidate> {
     if !plausible_for(hay, colon, rules) {
         return None;
     }
-    delimit(hay, colon, rules)
+    delimit(hay, colon, &rules.delimit)
 }
 
-/// [`plausible`], and with [`Rules::refang`] a colon after `[` too (a
+/// [`plausible`], and with [`delimit::Rules::refang`] a colon after `[` too (a
 /// defanged `[:]` or `[://]`).
 #[inline]
-fn plausible_for(hay: &[u8], colon: usize, rules: &Rules) -> bool {
+fn plausible_for(hay: &[u8], colon: usize, rules: &ScanRules) -> bool {
     plausible(hay, colon)
-        || (rules.refang && colon > 0 && hay[colon - 1] == b'[')
+        || (rules.delimit.refang && colon > 0 && hay[colon - 1] == b'[')
 }
 
 /// The two-byte early reject: whether the `:` at `colon` can end a

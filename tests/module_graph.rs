@@ -341,9 +341,6 @@ fn target<'a>(
 /// still exist (so that the list only shrinks), and the graph without
 /// them must have no cycle.
 const TOLERATED: &[(&str, &str)] = &[
-    ("delimit", "abbrev"),
-    ("delimit", "scan"),
-    ("hit", "abbrev"),
     ("print", "pipeline"),
     ("print::json", "pipeline"),
     ("feed", "pipeline"),
