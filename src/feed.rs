@@ -3,6 +3,7 @@
 //! message by message) and cuts them into the items of a batch, within a
 //! byte budget. It owns reading; `pipeline` owns what happens to a batch.
 
+use std::fmt;
 use std::fs::File;
 use std::io::{self, Read};
 use std::ops::Range;
@@ -13,8 +14,77 @@ use std::sync::atomic::AtomicU64;
 use crate::delimit::LOOKBACK;
 use crate::mail::mbox::{Framing, Message, Messages};
 use crate::mail::{self, InputFormat};
-use crate::pipeline::{Input, Open};
 use crate::stream::{Roll, Segment};
+
+/// One input to [`Extractor::search`](crate::Extractor::search): a name and a way to open it.
+///
+/// Inputs are opened in order on the thread that calls `search`. A
+/// reader is read there too; a regular file given with [`Input::file`] is
+/// read by the threads that scan it.
+pub struct Input<'a> {
+    pub(crate) name: String,
+    pub(crate) origin: Origin<'a>,
+}
+
+/// Where an [`Input`] comes from, and so how it is opened.
+pub(crate) enum Origin<'a> {
+    Reader(Box<dyn FnOnce() -> io::Result<Box<dyn Read + 'a>> + 'a>),
+    /// A path, and its length if the caller knows it already.
+    File(PathBuf, Option<u64>),
+}
+
+impl<'a> Input<'a> {
+    /// An input opened lazily, when the extractor reaches it.
+    pub fn new<F, R>(name: impl Into<String>, open: F) -> Input<'a>
+    where
+        F: FnOnce() -> io::Result<R> + 'a,
+        R: Read + 'a,
+    {
+        Input {
+            name: name.into(),
+            origin: Origin::Reader(Box::new(move || {
+                open().map(|r| Box::new(r) as Box<dyn Read + 'a>)
+            })),
+        }
+    }
+
+    /// A file, opened when the extractor reaches it. A regular file in
+    /// plain text is read by the threads that scan it, each its own
+    /// part, with positional reads (on Unix); anything else is read in
+    /// order like any reader.
+    pub fn file(
+        name: impl Into<String>,
+        path: impl Into<PathBuf>,
+    ) -> Input<'a> {
+        Input { name: name.into(), origin: Origin::File(path.into(), None) }
+    }
+
+    /// A regular file whose length the caller already knows (from
+    /// walking its directory): a small one is then opened, read and
+    /// scanned by a scanning thread, so a tree of many small files (a
+    /// Maildir) costs the calling thread almost nothing per file.
+    pub fn file_with_len(
+        name: impl Into<String>,
+        path: impl Into<PathBuf>,
+        len: u64,
+    ) -> Input<'a> {
+        Input {
+            name: name.into(),
+            origin: Origin::File(path.into(), Some(len)),
+        }
+    }
+
+    /// The input's name, as given.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl fmt::Debug for Input<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Input").field("name", &self.name).finish()
+    }
+}
 
 /// Most inputs in one batch.
 const MAX_BATCH_SEGMENTS: usize = 512;
@@ -229,9 +299,11 @@ impl<'a> Feeder<'a> {
             if self.current.is_none() {
                 let Some((index, input)) = self.inputs.next() else { break };
                 self.names.push(input.name);
-                let reader = match input.open {
-                    Open::Reader(open) => open().and_then(|r| self.reader(r)),
-                    Open::File(path, Some(len)) if self.is_small(len) => {
+                let reader = match input.origin {
+                    Origin::Reader(open) => {
+                        open().and_then(|r| self.reader(r))
+                    }
+                    Origin::File(path, Some(len)) if self.is_small(len) => {
                         bytes += len as usize + 1;
                         batch.push(Item::SmallPath {
                             input: index,
@@ -240,7 +312,7 @@ impl<'a> Feeder<'a> {
                         });
                         continue;
                     }
-                    Open::File(path, _) => self.file_reader(&path),
+                    Origin::File(path, _) => self.file_reader(&path),
                 };
                 match reader {
                     Ok(reader) => {

@@ -101,17 +101,20 @@ pub mod resolve;
 pub mod normalize;
 // The targets of redirector links (Google, safelinks, urldefense).
 pub mod unwrap;
+// Candidates of a buffer turned into hits: validated and resolved.
+mod finder;
 // Builder, extractor, parallel scan and ordered merge.
 mod pipeline;
 // Printers: plain, JSON Lines, counts.
 pub mod print;
 
 pub use crate::delimit::OPAQUE_SCHEMES;
+pub use crate::feed::Input;
 pub use crate::hit::{Context, Decoded, Hit, Provenance, Source};
 pub use crate::mail::InputFormat;
 pub use crate::pipeline::{
-    BuildError, DEFAULT_MAX_URL_LEN, Extractor, ExtractorBuilder, Input,
-    InputInfo, MAX_URL_LEN_LIMIT, Sink, Summary,
+    BuildError, DEFAULT_MAX_URL_LEN, Extractor, ExtractorBuilder, InputInfo,
+    MAX_URL_LEN_LIMIT, Sink, Summary,
 };
 pub use crate::print::{OutputFormat, PrintOptions, Printer};
 pub use crate::validate::Uri;

@@ -341,11 +341,6 @@ fn target<'a>(
 /// still exist (so that the list only shrinks), and the graph without
 /// them must have no cycle.
 const TOLERATED: &[(&str, &str)] = &[
-    ("print", "pipeline"),
-    ("print::json", "pipeline"),
-    ("feed", "pipeline"),
-    ("mail", "pipeline"),
-    ("mail::mime", "scan"),
     ("mail::charset", "mail::mime"),
 ];
 

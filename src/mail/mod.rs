@@ -21,8 +21,8 @@ pub mod mime;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::finder::Finder;
 use crate::hit::{Context, Hit, Provenance, Source};
-use crate::pipeline::Extractor;
 
 use self::mbox::Message;
 
@@ -230,7 +230,7 @@ impl<'m> Lines<'m> {
 /// Every hit in one message, in the order of their positions, appended
 /// to `out`; and the problems met decoding it.
 pub(crate) fn message_hits(
-    ex: &Extractor,
+    ex: &Finder,
     cfg: &MailConfig,
     msg: &Message,
     out: &mut Vec<Hit>,
@@ -249,7 +249,7 @@ pub(crate) fn message_hits(
 
 /// The hits of [`message_hits`], their URLs pending in `urls`.
 fn collect_hits(
-    ex: &Extractor,
+    ex: &Finder,
     cfg: &MailConfig,
     msg: &Message,
     urls: &mut String,

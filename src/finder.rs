@@ -1,0 +1,357 @@
+//! Turning text into hits: the candidates of a buffer (scanned and
+//! delimited) validated against RFC 3986 and their schemes' rules, and
+//! resolved (section 5) against a base. Used by the pipeline for text and
+//! by mail for the decoded pieces of messages.
+
+use crate::data::registry::SchemeSet;
+use crate::hit::{Candidate, Context, Hit, Rare, UrlText};
+use crate::refang;
+use crate::resolve::{normalize_dots, resolve};
+use crate::scan::{ScanRules, scan};
+use crate::stream::Segment;
+use crate::validate::schemes::{self, Severity};
+use crate::validate::{ErrorKind, Quick, Uri, UriError, quick_check};
+
+/// What turning candidates into hits needs: the scanning rules, the
+/// base for relative references, the schemes asked for, whether
+/// defanged URLs are read.
+#[derive(Clone, Debug)]
+pub(crate) struct Finder {
+    pub(crate) rules: ScanRules,
+    pub(crate) base: Option<String>,
+    pub(crate) schemes: Option<SchemeSet>,
+    pub(crate) refang: bool,
+}
+
+impl Finder {
+    /// The base URI given to the builder.
+    pub(crate) fn base(&self) -> Option<&str> {
+        self.base.as_deref()
+    }
+
+    /// Whether every hit starts at a `scheme:` colon: no abbreviated
+    /// forms, addresses or defanged URLs are looked for.
+    pub(crate) fn colon_triggers_only(&self) -> bool {
+        !self.rules.abbrev.any() && !self.refang
+    }
+
+    /// The hit of candidate `c` of `seg`, validated, resolved and placed
+    /// at its input offsets.
+    pub(crate) fn hit_at(&self, seg: &Segment, c: &Candidate) -> Option<Hit> {
+        let text = c.text(&seg.buf);
+        let hit =
+            self.candidate_hit(text, c, self.base(), UrlText::new(text))?;
+        Some(placed(hit, seg, c))
+    }
+
+    /// Validate `text` (RFC 3986) and resolve it against `base` (section
+    /// 5), the URL's text kept in `url`; `None` when its scheme is
+    /// filtered out. Positions are left 0.
+    pub(crate) fn build_hit_with(
+        &self,
+        text: &str,
+        base: Option<&str>,
+        context: Context,
+        url: UrlText,
+    ) -> Option<Hit> {
+        if let Some(q) = quick_check(text)
+            && scheme_rules_hold(&text[..q.scheme_len], &q, text)
+        {
+            // The common case, valid by the fast path: no parse needed.
+            if let Some(ref allowed) = self.schemes {
+                let scheme = &text[..q.scheme_len];
+                if !allowed.contains(scheme) {
+                    return None;
+                }
+            }
+            let dots = q.dots;
+            debug_assert_eq!(dots, has_dot_segment(&text[q.path.0..q.path.1]));
+            let rare = dots.then(|| {
+                let resolved = Some(normalize_dots(&Uri::parse(text)));
+                Box::new(Rare { resolved, ..Rare::default() })
+            });
+            return Some(Hit {
+                start: 0,
+                end: 0,
+                line: 0,
+                column: 0,
+                context,
+                resolved_is_url: !dots,
+                printable: true,
+                rare,
+                provenance: None,
+                url,
+            });
+        }
+        let uri = Uri::parse(text);
+        if let Some(ref allowed) = self.schemes {
+            // A relative reference takes the scheme of the base.
+            let base = base.map(Uri::parse);
+            let scheme = uri
+                .scheme()
+                .or_else(|| base.as_ref().and_then(Uri::scheme))
+                .unwrap_or_default();
+            if !allowed.contains(scheme) {
+                return None;
+            }
+        }
+        let grammar = uri.errors();
+        let (errors, resolved, resolved_is_url) = check(&uri, &grammar, base);
+        // A URL invalid only for characters that browsers percent-encode
+        // (RFC 3986 2.1) is kept in that encoded form, if it is valid
+        // then.
+        let encodable = grammar.iter().any(|e| {
+            matches!(
+                e.kind(),
+                ErrorKind::InvalidCharacter | ErrorKind::BadPercentEncoding
+            )
+        });
+        let repaired = encodable
+            .then(|| crate::validate::percent_encode_disallowed(text))
+            .flatten()
+            .and_then(|fixed| {
+                let uri = Uri::parse(&fixed);
+                let (e, resolved, _) = check(&uri, &uri.errors(), base);
+                e.is_empty().then_some((fixed, resolved))
+            });
+        let rare = match repaired {
+            Some((fixed, resolved)) => Some(Box::new(Rare {
+                errors,
+                resolved: resolved.or_else(|| Some(fixed.clone())),
+                repaired: Some(fixed),
+                ..Rare::default()
+            })),
+            None => (!errors.is_empty() || resolved.is_some()).then(|| {
+                Box::new(Rare { errors, resolved, ..Rare::default() })
+            }),
+        };
+        Some(Hit {
+            start: 0,
+            end: 0,
+            line: 0,
+            column: 0,
+            context,
+            resolved_is_url,
+            printable: false,
+            rare,
+            provenance: None,
+            url,
+        })
+    }
+
+    /// The hits in a whole buffer, scanned sequentially (for the texts
+    /// of mail pieces), appended to `out`. `keep` sees each hit with its
+    /// candidate first: it places the hit and says whether to keep it.
+    /// The URL of each hit kept is appended to `urls` and the hit's URL
+    /// is that range of it, pending: the caller gives the hits `urls`
+    /// ([`UrlText::attach`]) when it is complete, so that the hits of a
+    /// whole message share one buffer (a message of dense URLs holds its
+    /// hits until they are merged).
+    pub(crate) fn find_in_buffer(
+        &self,
+        text: &[u8],
+        base: Option<&str>,
+        urls: &mut String,
+        out: &mut Vec<Hit>,
+        mut keep: impl FnMut(&Candidate, &mut Hit) -> bool,
+    ) {
+        scan(text, 0, text.len(), &self.rules, |c| {
+            if c.too_long {
+                return;
+            }
+            let url = c.text(text);
+            let pending = UrlText::pending(urls.len(), url.len());
+            let Some(mut hit) = self.candidate_hit(url, &c, base, pending)
+            else {
+                return;
+            };
+            if keep(&c, &mut hit) {
+                urls.push_str(url);
+                out.push(hit);
+            }
+        });
+    }
+
+    /// The hit of URL `text` (an HTML attribute's value), validated and
+    /// resolved against `base`, with the URL appended to `urls` and the
+    /// hit's URL pending, as in [`Finder::find_in_buffer`].
+    pub(crate) fn build_hit_in(
+        &self,
+        text: &str,
+        base: Option<&str>,
+        context: Context,
+        urls: &mut String,
+    ) -> Option<Hit> {
+        let pending = UrlText::pending(urls.len(), text.len());
+        let hit = self.build_hit_with(text, base, context, pending)?;
+        urls.push_str(text);
+        Some(hit)
+    }
+
+    /// The hit of a delimited candidate whose URL is `text` (kept in
+    /// `url`), with its hyphen-break variant; positions are left 0.
+    pub(crate) fn candidate_hit(
+        &self,
+        text: &str,
+        c: &Candidate,
+        base: Option<&str>,
+        url: UrlText,
+    ) -> Option<Hit> {
+        if let Some((kind, ref absolute)) = c.abbrev {
+            return self.stand_in_hit(text, absolute, c.context, url, |r| {
+                r.abbrev = Some(kind);
+            });
+        }
+        if self.refang
+            && let Some(refanged) = refang::refang(text)
+        {
+            return self.stand_in_hit(text, &refanged, c.context, url, |r| {
+                r.refanged = true;
+            });
+        }
+        let mut hit = self.build_hit_with(text, base, c.context, url)?;
+        if let Some(ref alt) = c.alternative {
+            hit.rare.get_or_insert_with(Box::default).alternative =
+                Some(alt.clone());
+        }
+        Some(hit)
+    }
+
+    /// The hit of a URL written in another form (abbreviated, defanged):
+    /// validated and resolved as `absolute`, with `written` (kept in
+    /// `url`, which may be a pending range of a shared buffer) as written
+    /// and `absolute` as its resolved form; `mark` records the form.
+    fn stand_in_hit(
+        &self,
+        written: &str,
+        absolute: &str,
+        context: Context,
+        url: UrlText,
+        mark: impl FnOnce(&mut Rare),
+    ) -> Option<Hit> {
+        let printable = written.bytes().all(|b| b.is_ascii_graphic());
+        // Built on the written text: validated as `absolute`, which is its
+        // resolved form unless dot segments made another.
+        let mut hit = self.build_hit_with(absolute, None, context, url)?;
+        let same = hit.resolved_is_url;
+        let rare = hit.rare.get_or_insert_with(Box::default);
+        if same {
+            rare.resolved = Some(absolute.to_string());
+        }
+        mark(rare);
+        hit.printable &= printable;
+        hit.resolved_is_url = false;
+        Some(hit)
+    }
+}
+
+/// The errors of a parsed URI (its `grammar` errors, RFC 3986, then its
+/// scheme's own rules) and its resolved form: the URI without dot segments, or the
+/// reference resolved against `base` (RFC 3986 5.2); the last is true
+/// when the resolved form is the URI as written.
+fn check(
+    uri: &Uri,
+    grammar: &[UriError],
+    base: Option<&str>,
+) -> (Vec<String>, Option<String>, bool) {
+    let mut errors: Vec<String> =
+        grammar.iter().map(|e| e.to_string()).collect();
+    if uri.authority() == Some("")
+        && uri.path().is_empty()
+        && uri.query().is_none()
+        && uri.fragment().is_none()
+    {
+        // `file://` in "file://<host>/<path>": a scheme and nothing.
+        errors.push("nothing after the scheme and `//`".to_string());
+    }
+    if errors.is_empty() && uri.is_absolute() {
+        // The scheme's own rules (RFC 1738 and the schemes' RFCs).
+        errors.extend(
+            schemes::check(uri)
+                .into_iter()
+                .filter(|f| f.severity == Severity::Error)
+                .map(|f| format!("{}: {}", f.code, f.message)),
+        );
+    }
+    let mut resolved = None;
+    let mut resolved_is_url = false;
+    if uri.is_absolute() {
+        if !errors.is_empty() {
+        } else if has_dot_segment(uri.path()) {
+            resolved = Some(normalize_dots(uri));
+        } else {
+            resolved_is_url = true;
+        }
+    } else if let Some(b) = base {
+        let base = Uri::parse(b);
+        if errors.is_empty() {
+            match resolve(&base, uri) {
+                Ok(r) => resolved = Some(r),
+                Err(e) => errors.push(e.to_string()),
+            }
+        }
+    } else {
+        errors.push("relative reference and no base URI".to_string());
+    }
+    (errors, resolved, resolved_is_url)
+}
+
+/// `hit` with the input offsets of candidate `c` of `seg`.
+pub(crate) fn placed(mut hit: Hit, seg: &Segment, c: &Candidate) -> Hit {
+    hit.start = seg.base + c.start as u64;
+    hit.end = seg.base + c.end as u64;
+    hit
+}
+
+/// Whether `text`, accepted by validation's fast path with scheme
+/// `scheme`, also follows its scheme's own rules. http and https are
+/// not checked: their only rules (a host, RFC 9110 4.2.1; userinfo is
+/// deprecated, 4.2.4: a warning) hold for whatever the fast path takes.
+fn scheme_rules_hold(scheme: &str, q: &Quick, text: &str) -> bool {
+    if scheme.eq_ignore_ascii_case("http")
+        || scheme.eq_ignore_ascii_case("https")
+    {
+        return true;
+    }
+    if scheme.eq_ignore_ascii_case("ftp")
+        && let Some(ok) = schemes::ftp_quick(text, q.path.0)
+    {
+        return ok;
+    }
+    if scheme.eq_ignore_ascii_case("mailto")
+        && let Some(ok) = schemes::mailto_quick(text)
+    {
+        return ok;
+    }
+    schemes::check(&Uri::parse(text))
+        .iter()
+        .all(|f| f.severity != Severity::Error)
+}
+
+/// Whether a path has a `.` or `..` segment (RFC 3986 5.2.4 would
+/// change it).
+fn has_dot_segment(path: &str) -> bool {
+    let b = path.as_bytes();
+    let bound = |i: usize| i == b.len() || b[i] == b'/';
+    memchr::memchr_iter(b'.', b).any(|i| {
+        (i == 0 || b[i - 1] == b'/')
+            && (bound(i + 1) || (b[i + 1] == b'.' && bound(i + 2)))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_dot_segment;
+
+    #[test]
+    fn dot_segments() {
+        for p in [".", "..", "/.", "/..", "/a/./b", "/a/../b", "a/..", "./a"] {
+            assert!(has_dot_segment(p), "{p}");
+        }
+        for p in
+            ["", "/", "/a.b", "/.a", "/a.", "/...", "/a/..b", "a..", "/.x/"]
+        {
+            assert!(!has_dot_segment(p), "{p}");
+        }
+    }
+}

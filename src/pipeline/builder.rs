@@ -1,0 +1,256 @@
+//! Configuration of an [`Extractor`](super::Extractor): the builder, its
+//! defaults and limits, and the batch sizing they decide.
+
+use std::fmt;
+
+use crate::abbrev;
+use crate::data::registry::SchemeSet;
+use crate::mail::{InputFormat, MailConfig};
+use crate::scan::TriggerSearch;
+
+/// Default for [`ExtractorBuilder::max_url_len`]: 8192 bytes.
+pub const DEFAULT_MAX_URL_LEN: usize = 8192;
+
+/// The largest [`ExtractorBuilder::max_url_len`]: 16 MiB. Each segment
+/// of input is read with that many bytes after it (a URL that starts in
+/// it is seen whole), so the limit bounds memory too.
+pub const MAX_URL_LEN_LIMIT: usize = 16 << 20;
+
+pub(crate) const DEFAULT_CHUNK: usize = 512 << 10;
+pub(crate) const DEFAULT_BATCH: usize = 4 << 20;
+
+/// Hits a batch should hold at most. Two batches of hits are in memory
+/// at once (one merged, one scanned), at about 100 to 400 bytes a hit
+/// (more for a URL wrapped across lines); 4 MiB of URL lists hold up to
+/// 100,000, which took peak RSS past 64 MiB, so batches of dense input
+/// are made smaller.
+pub(super) const BATCH_HITS: u64 = 32 << 10;
+
+/// The size of the next batch, from the hits found in one read with
+/// `read_with` bytes: small enough to hold about [`BATCH_HITS`], never
+/// below two chunks (both threads busy) nor above the configured size.
+pub(super) fn next_batch_size(
+    cfg: &ExtractorBuilder,
+    read_with: usize,
+    hits: u64,
+) -> usize {
+    let max = cfg.batch_size;
+    let min = (2 * cfg.chunk_size).min(max);
+    if hits <= BATCH_HITS {
+        return read_with.saturating_mul(2).clamp(min, max);
+    }
+    let scaled = read_with as u128 * u128::from(BATCH_HITS) / u128::from(hits);
+    usize::try_from(scaled).unwrap_or(max).clamp(min, max)
+}
+
+/// An error in the extractor's configuration.
+#[derive(Debug, Clone)]
+pub struct BuildError {
+    pub(super) message: String,
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// Configures an [`Extractor`](super::Extractor).
+#[derive(Clone, Debug)]
+pub struct ExtractorBuilder {
+    pub(super) max_url_len: usize,
+    pub(super) base: Option<String>,
+    pub(super) schemes: Option<SchemeSet>,
+    pub(super) line_numbers: bool,
+    pub(super) chunk_size: usize,
+    pub(super) batch_size: usize,
+    pub(super) binary: bool,
+    pub(super) format: InputFormat,
+    pub(super) mail: MailConfig,
+    pub(super) line_buffered: bool,
+    pub(super) abbrev: abbrev::Opts,
+    pub(super) refang: bool,
+    /// Fixed trigger search for profiling; `None` measures the searches
+    /// and uses the fastest.
+    pub(super) trigger_search: Option<TriggerSearch>,
+}
+
+impl Default for ExtractorBuilder {
+    fn default() -> Self {
+        ExtractorBuilder::new()
+    }
+}
+
+impl ExtractorBuilder {
+    /// A builder with the defaults: 8192-byte URLs, no base, every
+    /// scheme, no line numbers, binary inputs skipped.
+    pub fn new() -> ExtractorBuilder {
+        ExtractorBuilder {
+            max_url_len: DEFAULT_MAX_URL_LEN,
+            base: None,
+            schemes: None,
+            line_numbers: false,
+            chunk_size: DEFAULT_CHUNK,
+            batch_size: DEFAULT_BATCH,
+            binary: false,
+            format: InputFormat::Text,
+            mail: MailConfig::default(),
+            line_buffered: false,
+            abbrev: abbrev::Opts::NONE,
+            refang: false,
+            trigger_search: None,
+        }
+    }
+
+    /// Also find abbreviated URIs without a scheme (2396bis Appendix F):
+    /// `www.example.com/path` read as `http://`, `ftp.example.org` as
+    /// `ftp://`. The host must end in a public suffix. The hit's
+    /// [`Hit::url`](crate::Hit::url) is the text as written, [`Hit::resolved`](crate::Hit::resolved) the
+    /// absolute URI, and [`Hit::abbreviated`](crate::Hit::abbreviated) says which kind it is.
+    pub fn abbreviated(&mut self, yes: bool) -> &mut Self {
+        self.abbrev.www = yes;
+        self
+    }
+
+    /// Also find e-mail addresses without `mailto:`, read as `mailto:`
+    /// URIs (see [`ExtractorBuilder::abbreviated`]). The local part may
+    /// hold the letters of every script (UTS #58 Link_Email, RFC 6531):
+    /// `αβγ.δεζ@example.com`.
+    pub fn emails(&mut self, yes: bool) -> &mut Self {
+        self.abbrev.emails = yes;
+        self
+    }
+
+    /// Also find bare domain names as UTS #58 (Unicode Link Detection)
+    /// detects links without a scheme: `example.com`,
+    /// `example.com:443`, `example.com/αβγ?δ#ε`, `普遍适用测试。我爱你`,
+    /// read as `http://`. The host must end in an ICANN public suffix
+    /// of the bundled list; the path, query and fragment end as UTS #58
+    /// ends them. An `@` before the host makes it an address's domain
+    /// (found with [`ExtractorBuilder::emails`]). As with
+    /// [`ExtractorBuilder::abbreviated`], [`Hit::url`](crate::Hit::url) is the text as
+    /// written, [`Hit::resolved`](crate::Hit::resolved) the `http://` URI, and
+    /// [`Hit::abbreviated`](crate::Hit::abbreviated) is `"domain"` (or `"www"` and `"ftp"` for
+    /// such hosts when abbreviated URIs are asked for too). The rules
+    /// are those of [`crate::abbrev`].
+    pub fn domains(&mut self, yes: bool) -> &mut Self {
+        self.abbrev.domains = yes;
+        self
+    }
+
+    /// Read defanged URLs (`hxxp://example[.]com`, see [`crate::refang`])
+    /// as the URLs they stand for: the hit's [`Hit::url`](crate::Hit::url) stays as
+    /// written, [`Hit::resolved`](crate::Hit::resolved) is the refanged URL, validated in its
+    /// place, and [`Hit::refanged`](crate::Hit::refanged) is true.
+    pub fn refang(&mut self, yes: bool) -> &mut Self {
+        self.refang = yes;
+        self
+    }
+
+    /// For profiling only: fix how triggers are searched for (every
+    /// colon, or one of the two scheme-ending searches), instead of
+    /// measuring the three and using the fastest (`None`, the default). The hits are the
+    /// same; under callgrind the measured choice follows the emulator's
+    /// timings, so instruction counts only compare between builds with
+    /// the search fixed.
+    #[doc(hidden)]
+    pub fn trigger_search(
+        &mut self,
+        search: Option<TriggerSearch>,
+    ) -> &mut Self {
+        self.trigger_search = search;
+        self
+    }
+
+    /// The input format: [`InputFormat::Text`] by default;
+    /// [`InputFormat::Auto`] decides per input from its first bytes, as
+    /// the command-line tool does. Mail formats are parsed as MIME
+    /// messages and every hit gets its [`Hit::provenance`](crate::Hit::provenance).
+    ///
+    /// Text by default because a program calling the library knows what
+    /// it holds (a log line, a page's text, a message body it decoded
+    /// itself), and guessing could read such text as mail: a body that
+    /// starts with `From ` and a date, or with `Subject: `.
+    pub fn format(&mut self, format: InputFormat) -> &mut Self {
+        self.format = format;
+        self
+    }
+
+    /// Scan non-text MIME parts (attachments) too.
+    pub fn attachments(&mut self, yes: bool) -> &mut Self {
+        self.mail.attachments = yes;
+        self
+    }
+
+    /// Candidates longer than this many bytes of input (including
+    /// whitespace removed from wrapped URLs) are dropped, and scanning
+    /// resumes after them. Taken between 8 and [`MAX_URL_LEN_LIMIT`].
+    pub fn max_url_len(&mut self, n: usize) -> &mut Self {
+        self.max_url_len = n.clamp(8, MAX_URL_LEN_LIMIT);
+        self
+    }
+
+    /// The base URI that relative references (inside `<URL:...>`) are
+    /// resolved against (RFC 3986 section 5.1.4: the default base).
+    pub fn base(&mut self, base: Option<&str>) -> &mut Self {
+        self.base = base.map(str::to_string);
+        self
+    }
+
+    /// Report only URLs with one of these schemes (any case). Besides
+    /// names, the list may hold the registry groups of
+    /// [`data::registry::GROUPS`](crate::data::registry::GROUPS):
+    /// `registered`, `permanent`, `provisional`, `historical` (schemes of
+    /// the bundled IANA registry with that status). Every scheme in the
+    /// set is also recognised without `//` in text (`tag:`, `spotify:`),
+    /// which by default only [`OPAQUE_SCHEMES`](crate::OPAQUE_SCHEMES)
+    /// are.
+    pub fn schemes<I, S>(&mut self, schemes: I) -> &mut Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.schemes = Some(SchemeSet::new(schemes));
+        self
+    }
+
+    /// Compute [`Hit::line`](crate::Hit::line) and [`Hit::column`](crate::Hit::column) (costs a newline count
+    /// over the whole input).
+    pub fn line_numbers(&mut self, yes: bool) -> &mut Self {
+        self.line_numbers = yes;
+        self
+    }
+
+    /// Line-buffered: hand each input's lines to the sink as soon as
+    /// they are read (for live streams such as `tail -f`), at the cost of
+    /// throughput; a URL wrapped across a line break can then be cut
+    /// where a read ended. Regular files are read as usual.
+    pub fn line_buffered(&mut self, yes: bool) -> &mut Self {
+        self.line_buffered = yes;
+        self
+    }
+
+    /// Scan inputs that contain NUL bytes. By default an input with a NUL
+    /// byte in its first 64 KiB is skipped, and one with a NUL byte later
+    /// is scanned up to it; [`Sink::binary`](crate::Sink::binary) is told either way.
+    pub fn binary(&mut self, yes: bool) -> &mut Self {
+        self.binary = yes;
+        self
+    }
+
+    /// Bytes scanned by one parallel task (default 512 KiB). Results do
+    /// not depend on it; tests set it as low as 1.
+    pub fn chunk_size(&mut self, n: usize) -> &mut Self {
+        self.chunk_size = n.max(1);
+        self
+    }
+
+    /// Bytes held in memory per batch (default 4 MiB); with the lookahead
+    /// of each segment this bounds the extractor's memory.
+    pub fn batch_size(&mut self, n: usize) -> &mut Self {
+        self.batch_size = n.max(1);
+        self
+    }
+}

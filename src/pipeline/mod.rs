@@ -1,0 +1,566 @@
+//! The pipeline: [`ExtractorBuilder`] -> [`Extractor`], which wires scan,
+//! delimit, validate and resolve together over many inputs, in parallel
+//! (the only `rayon` user), and hands hits to a [`Sink`] in input order.
+//!
+//! # How parallel scanning stays exact
+//!
+//! Inputs are read a batch at a time (see `stream`): whole small files,
+//! or segments of a large one cut into chunks. Each chunk is scanned on
+//! its own, *speculatively*, as if no URL crossed into it from the chunk
+//! before, and its candidates are validated and resolved in the same
+//! parallel step. A sequential merge then walks the chunks in order,
+//! carrying the one piece of scanner state, the offset where scanning
+//! resumes after the last accepted URL. When a URL from the previous
+//! chunk ends inside this one, the merge rescans from that offset until
+//! it reaches a point where the speculative scan was in the same state
+//! (between candidates), and keeps the speculative results from there.
+//! The output is therefore the same for every chunk size and thread
+//! count, which the tests check down to 1-byte chunks.
+
+mod builder;
+mod merge;
+mod pool;
+mod scanned;
+mod sink;
+
+pub use builder::{
+    BuildError, DEFAULT_MAX_URL_LEN, ExtractorBuilder, MAX_URL_LEN_LIMIT,
+};
+pub use sink::{InputInfo, Sink, Summary};
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::ops::Range;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use rayon::prelude::*;
+
+use builder::{BATCH_HITS, next_batch_size};
+use merge::{MergeState, Merger};
+use pool::Pool;
+use scanned::{Found, Scanned, ScannedBatch};
+
+use crate::delimit::{self, LOOKAHEAD_SLACK, LOOKBACK};
+use crate::feed::{Feeder, FilePart, Input, Item, Names, cut_at_nul, read_at};
+use crate::finder::{Finder, placed};
+use crate::hit::{Hit, UrlText};
+use crate::mail::mbox::{Framing, Message, Messages};
+use crate::mail::{self, InputFormat};
+use crate::scan::{ScanRules, scan};
+use crate::stream::Segment;
+use crate::validate::Uri;
+
+impl ExtractorBuilder {
+    /// Build the extractor; fails on a base that is not a valid absolute
+    /// URI.
+    pub fn build(&self) -> Result<Extractor, BuildError> {
+        if let Some(ref b) = self.base {
+            let uri = Uri::parse(b);
+            if !uri.is_absolute() {
+                return Err(BuildError {
+                    message: format!(
+                        "base URI {:?} is not absolute",
+                        crate::sanitize::excerpt(b)
+                    ),
+                });
+            }
+            if let Some(e) = uri.errors().first() {
+                return Err(BuildError {
+                    message: format!(
+                        "base URI {:?} is invalid: {e}",
+                        crate::sanitize::excerpt(b)
+                    ),
+                });
+            }
+        }
+        let rules = ScanRules {
+            delimit: delimit::Rules {
+                max_len: self.max_url_len,
+                opaque: self.schemes.clone(),
+                refang: self.refang,
+            },
+            abbrev: self.abbrev,
+            search: self.trigger_search,
+        };
+        let finder = Finder {
+            rules,
+            base: self.base.clone(),
+            schemes: self.schemes.clone(),
+            refang: self.refang,
+        };
+        Ok(Extractor { config: self.clone(), finder, pool: Arc::default() })
+    }
+}
+
+/// Finds, delimits, validates and resolves URLs. Cheap to share between
+/// threads; build one with [`Extractor::builder`].
+#[derive(Clone, Debug)]
+pub struct Extractor {
+    config: ExtractorBuilder,
+    finder: Finder,
+    pool: Arc<Pool>,
+}
+
+/// Hits in one scanned batch above which it is merged before the next
+/// batch is scanned (see [`Extractor::search`]): four times the hits that
+/// batch sizing aims at, so only a batch it could not cut (one message)
+/// passes it.
+const HEAVY_BATCH_HITS: usize = 4 * BATCH_HITS as usize;
+
+impl Extractor {
+    /// A builder with the defaults.
+    pub fn builder() -> ExtractorBuilder {
+        ExtractorBuilder::new()
+    }
+
+    /// All hits in `hay`, in order: valid or not, as the candidates the
+    /// delimiting rules found (what the command-line tool prints is
+    /// [`Hit::usable`] or [`Hit::absolute`]; keep `hit.is_valid()` for
+    /// the valid ones). Read as the builder's [`ExtractorBuilder::format`]
+    /// says: plain text unless told otherwise. [`Hit::line`] and
+    /// [`Hit::column`] are 0 unless [`ExtractorBuilder::line_numbers`] was
+    /// set; [`Hit::start`] is always the byte offset.
+    pub fn find(&self, hay: &[u8]) -> Vec<Hit> {
+        struct Collect(Vec<Hit>);
+        impl Sink for Collect {
+            fn hit(&mut self, _: &InputInfo, hit: &Hit) -> io::Result<bool> {
+                self.0.push(hit.clone());
+                Ok(true)
+            }
+            fn error(
+                &mut self,
+                _: &InputInfo,
+                _: &io::Error,
+            ) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut sink = Collect(Vec::new());
+        let input = Input::new("", move || Ok(hay));
+        // A Collect sink never fails.
+        let _ = self.search(std::iter::once(input), &mut sink);
+        sink.0
+    }
+
+    /// Scan one reader, streaming, calling `f` with each hit in order
+    /// until it returns `false`. The hits are those of
+    /// [`Extractor::find`]: valid or not, and with line and column 0
+    /// unless [`ExtractorBuilder::line_numbers`] was set.
+    pub fn find_in<R, F>(&self, reader: R, mut f: F) -> io::Result<Summary>
+    where
+        R: Read,
+        F: FnMut(&Hit) -> bool,
+    {
+        struct Call<F>(F, Option<io::Error>);
+        impl<F: FnMut(&Hit) -> bool> Sink for Call<F> {
+            fn hit(&mut self, _: &InputInfo, hit: &Hit) -> io::Result<bool> {
+                Ok((self.0)(hit))
+            }
+            fn error(
+                &mut self,
+                _: &InputInfo,
+                e: &io::Error,
+            ) -> io::Result<()> {
+                self.1 = Some(io::Error::new(e.kind(), e.to_string()));
+                Ok(())
+            }
+        }
+        let mut sink = Call(&mut f, None);
+        let mut reader = Some(reader);
+        let input = Input::new("", move || {
+            reader.take().ok_or_else(|| io::Error::other("reader reused"))
+        });
+        let summary = self.search(std::iter::once(input), &mut sink)?;
+        match sink.1 {
+            Some(e) => Err(e),
+            None => Ok(summary),
+        }
+    }
+
+    /// Scan many inputs in order, in parallel, in bounded memory, and
+    /// give every hit to `sink` in input order. Errors on one input are
+    /// reported to the sink and the search goes on; an error from the
+    /// sink itself ends the search and is returned.
+    pub fn search<'a, I>(
+        &self,
+        inputs: I,
+        sink: &mut dyn Sink,
+    ) -> io::Result<Summary>
+    where
+        I: IntoIterator<Item = Input<'a>>,
+        I::IntoIter: 'a,
+    {
+        let cfg = &self.config;
+        let mut feeder = Feeder {
+            inputs: Box::new(inputs.into_iter().enumerate()),
+            names: Names::default(),
+            current: None,
+            lookahead: cfg.max_url_len + LOOKAHEAD_SLACK,
+            binary: cfg.binary,
+            format: cfg.format,
+            line_buffered: cfg.line_buffered,
+            chunk: cfg.chunk_size,
+            batch: cfg.batch_size,
+            max_message: cfg.mail.max_message,
+            pool: Vec::new(),
+        };
+        let mut state = MergeState::default();
+        if cfg.line_buffered || rayon::current_num_threads() <= 1 {
+            // Read, scan, merge, one after the other (line-buffered: and
+            // hand each piece over as soon as it is read).
+            loop {
+                let batch = feeder.batch(cfg.batch_size);
+                if batch.is_empty() {
+                    break;
+                }
+                let scanned = self.scan_batch(batch);
+                if !self.merger().merge_batch(
+                    scanned,
+                    &mut feeder,
+                    &mut state,
+                    sink,
+                )? {
+                    break;
+                }
+                if cfg.line_buffered {
+                    sink.flush()?;
+                }
+            }
+            return Ok(state.summary);
+        }
+        // Several threads: while the pool scans one batch, this thread
+        // merges and prints the previous one and reads the next.
+        // One scanning thread for the whole search, fed through channels
+        // (a thread a batch cost 64 thread starts per 256 MiB).
+        std::thread::scope(|scope| {
+            let (to_scan, jobs) =
+                std::sync::mpsc::sync_channel::<Vec<Item>>(1);
+            let (to_merge, scanned) =
+                std::sync::mpsc::sync_channel::<ScannedBatch>(1);
+            let scanner = scope.spawn(move || {
+                for b in jobs {
+                    if to_merge.send(self.scan_batch(b)).is_err() {
+                        break;
+                    }
+                }
+            });
+            let result = self.overlapped(
+                &mut feeder,
+                &mut state,
+                sink,
+                to_scan,
+                scanned,
+            );
+            // Joined here rather than by the scope: a scope's end waits
+            // for the closure to return, `join` for the thread to exit,
+            // its thread-local destructors (the channel's per-thread
+            // context) run. A caller that checks for leaks as soon as the
+            // search returns (LeakSanitizer in the fuzz targets) sees
+            // none.
+            if let Err(panic) = scanner.join() {
+                std::panic::resume_unwind(panic);
+            }
+            result
+        })
+    }
+
+    /// The loop of a search on several threads: send each batch to the
+    /// scanning thread, merge the one before meanwhile, read the next.
+    /// Dropping the channel ends on return lets the scanning thread end.
+    fn overlapped(
+        &self,
+        feeder: &mut Feeder<'_>,
+        state: &mut MergeState,
+        sink: &mut dyn Sink,
+        to_scan: std::sync::mpsc::SyncSender<Vec<Item>>,
+        scanned: std::sync::mpsc::Receiver<ScannedBatch>,
+    ) -> io::Result<Summary> {
+        let cfg = &self.config;
+        // The size for the next batch, the size `batch` was read with,
+        // and the scanned batch to merge with its own size.
+        let mut size = cfg.batch_size;
+        let mut batch = feeder.batch(size);
+        let mut read_with = size;
+        let mut done: Option<(ScannedBatch, usize)> = None;
+        while !batch.is_empty() || done.is_some() {
+            // A batch with many hits (a message of dense URLs, which no
+            // batch size can cut) is merged before the next is scanned:
+            // the hits of two such batches are never held at once.
+            if let Some((d, with)) =
+                done.take_if(|(d, _)| d.hits() > HEAVY_BATCH_HITS)
+            {
+                let before = state.summary.hits;
+                if !self.merger().merge_batch(d, feeder, state, sink)? {
+                    return Ok(std::mem::take(&mut state.summary));
+                }
+                let hits = state.summary.hits - before;
+                size = next_batch_size(cfg, with, hits);
+            }
+            let scanning = !batch.is_empty();
+            if scanning && to_scan.send(std::mem::take(&mut batch)).is_err() {
+                break; // the scanning thread panicked: the join says so
+            }
+            let sent_with = read_with;
+            if let Some((d, with)) = done.take() {
+                let before = state.summary.hits;
+                if !self.merger().merge_batch(d, feeder, state, sink)? {
+                    return Ok(std::mem::take(&mut state.summary));
+                }
+                let hits = state.summary.hits - before;
+                size = next_batch_size(cfg, with, hits);
+            }
+            if scanning {
+                read_with = size;
+                batch = feeder.batch(size);
+                match scanned.recv() {
+                    Ok(d) => done = Some((d, sent_with)),
+                    Err(_) => break, // it panicked: the join says so
+                }
+            }
+        }
+        Ok(std::mem::take(&mut state.summary))
+    }
+
+    /// Scan every chunk of a batch, every message and every file part,
+    /// in parallel.
+    fn scan_batch(&self, batch: Vec<Item>) -> ScannedBatch {
+        let mut jobs: Vec<(usize, Option<Range<usize>>)> =
+            Vec::with_capacity(batch.len());
+        for (i, item) in batch.iter().enumerate() {
+            match item {
+                Item::Data { seg, .. } => jobs.extend(
+                    chunks(seg.own.clone(), self.config.chunk_size)
+                        .into_iter()
+                        .map(|r| (i, Some(r))),
+                ),
+                Item::Message { .. }
+                | Item::Lazy { .. }
+                | Item::Small { .. }
+                | Item::SmallPath { .. } => jobs.push((i, None)),
+                Item::Error { .. } | Item::End { .. } => {}
+            }
+        }
+        let results: Vec<Found> = jobs
+            .par_iter()
+            .map(|(i, range)| match (&batch[*i], range) {
+                (Item::Data { seg, .. }, Some(r)) => Found {
+                    scanned: self.scan_chunk(seg, r.clone()),
+                    ..Found::default()
+                },
+                (Item::Message { msg, .. }, _) => {
+                    let mut out = Found::default();
+                    self.message_job(msg, &mut out);
+                    out
+                }
+                (Item::Lazy { part, .. }, _) => self.read_and_scan(part),
+                (Item::Small { file, len, .. }, _) => {
+                    self.small_file(file, *len)
+                }
+                (Item::SmallPath { path, len, .. }, _) => {
+                    // Read as long as it was when listed: a file that
+                    // grew since is read as that snapshot, in bounded
+                    // memory; one that shrank, to its end. (No second
+                    // stat: one syscall fewer a file, as in a Maildir.)
+                    match File::open(path) {
+                        Ok(file) => self.small_file(&file, *len),
+                        Err(e) => {
+                            Found { seg: Some(Err(e)), ..Found::default() }
+                        }
+                    }
+                }
+                _ => Found::default(),
+            })
+            .collect();
+        // The merge needs a message's hits, not its bytes: free them
+        // while the next batch is scanned.
+        let mut batch = batch;
+        for item in &mut batch {
+            if let Item::Message { msg, .. } = item {
+                msg.raw = Vec::new();
+            }
+        }
+        ScannedBatch { batch, jobs, results }
+    }
+
+    /// Decode one message and add its hits and warnings to `out`.
+    fn message_job(&self, msg: &Message, out: &mut Found) {
+        out.messages += u64::from(!msg.continuation);
+        out.bytes += msg.raw.len() as u64;
+        let warnings = mail::message_hits(
+            &self.finder,
+            &self.config.mail,
+            msg,
+            &mut out.hits,
+        );
+        if !warnings.is_empty() && !msg.continuation {
+            out.warnings.push((msg.number, warnings.join("; ")));
+        }
+    }
+
+    /// Read a small regular file whole, decide its format and scan it,
+    /// all in one job (so many small files, as in a Maildir, are opened
+    /// by one thread but read and scanned by all).
+    fn small_file(&self, file: &File, len: u64) -> Found {
+        // Read into spare capacity: no zeroing first (a fifth of the work
+        // on a tree of 4 KB files). The file is fresh from `open`, so
+        // reading from its offset reads it from the start.
+        let mut buf = self.pool.take_file();
+        buf.reserve_exact(len as usize);
+        if let Err(e) = io::Read::take(file, len).read_to_end(&mut buf) {
+            self.pool.put_file(buf);
+            return Found { seg: Some(Err(e)), ..Found::default() };
+        }
+        let error = crate::feed::shrank(file, len, buf.len() as u64);
+        let format = match self.config.format {
+            InputFormat::Auto => mail::detect(&buf[..buf.len().min(8 << 10)]),
+            f => f,
+        };
+        let framing = match format {
+            InputFormat::Mbox => Framing::Mbox,
+            InputFormat::Eml | InputFormat::News | InputFormat::Maildir => {
+                Framing::Single
+            }
+            _ => {
+                let own = 0..buf.len();
+                let mut seg = Segment { buf, base: 0, own, eof: true };
+                let binary_at = if self.config.binary {
+                    None
+                } else {
+                    cut_at_nul(&mut seg, true)
+                };
+                let scanned = self.scan_chunk(&seg, seg.own.clone());
+                return Found {
+                    scanned,
+                    seg: Some(Ok((seg, binary_at))),
+                    error,
+                    ..Found::default()
+                };
+            }
+        };
+        let mut out = Found { error, ..Found::default() };
+        let mut messages =
+            Messages::new(&buf[..], framing, self.config.mail.max_message);
+        while let Ok(Some(msg)) = messages.next_message() {
+            self.message_job(&msg, &mut out);
+        }
+        drop(messages);
+        self.pool.put_file(buf);
+        out
+    }
+
+    /// Read a part of a regular file and scan it, while it is in cache.
+    fn read_and_scan(&self, part: &FilePart) -> Found {
+        let lookahead = (self.config.max_url_len + LOOKAHEAD_SLACK) as u64;
+        let from = part.own.start.saturating_sub(LOOKBACK as u64);
+        let to = (part.own.end + lookahead).min(part.len);
+        if part.own.start >= part.stop.load(Ordering::Relaxed) {
+            // An earlier part ended the file at a NUL byte.
+            let seg =
+                Segment { buf: Vec::new(), base: from, own: 0..0, eof: true };
+            return Found { seg: Some(Ok((seg, None))), ..Found::default() };
+        }
+        let want = (to - from) as usize;
+        let mut buf = part
+            .buf
+            .lock()
+            .map(|mut b| std::mem::take(&mut *b))
+            .unwrap_or_default();
+        if buf.len() < want {
+            buf.resize(want, 0);
+        }
+        let got = match read_at(&part.file, &mut buf[..want], from) {
+            Ok(n) => n,
+            Err(e) => {
+                return Found { seg: Some(Err(e)), ..Found::default() };
+            }
+        };
+        buf.truncate(got);
+        // A file that shrank ends where its bytes end, with an error.
+        // (Only when its own bytes are cut: the next part reports a cut
+        // in this one's lookahead, after the bytes this one has.)
+        let error = if got < (part.own.end - from) as usize {
+            crate::feed::shrank(&part.file, part.len, from + got as u64)
+        } else {
+            None
+        };
+        let own_start = ((part.own.start - from) as usize).min(got);
+        let own_end = ((part.own.end - from) as usize).min(got);
+        let eof =
+            part.own.end >= part.len || got < (part.own.end - from) as usize;
+        let mut seg =
+            Segment { buf, base: from, own: own_start..own_end, eof };
+        let binary_at = if self.config.binary {
+            None
+        } else {
+            cut_at_nul(&mut seg, part.first)
+        };
+        if binary_at.is_some() {
+            part.stop.fetch_min(part.own.start, Ordering::Relaxed);
+        }
+        let scanned = self.scan_chunk(&seg, seg.own.clone());
+        Found {
+            scanned,
+            seg: Some(Ok((seg, binary_at))),
+            error,
+            ..Found::default()
+        }
+    }
+
+    /// What merging needs of the extractor.
+    fn merger(&self) -> Merger<'_> {
+        Merger {
+            finder: &self.finder,
+            pool: &self.pool,
+            line_numbers: self.config.line_numbers,
+        }
+    }
+
+    /// Scan one chunk speculatively and validate what it finds.
+    fn scan_chunk(&self, seg: &Segment, range: Range<usize>) -> Vec<Scanned> {
+        // The URLs of the chunk's hits share one buffer (one allocation
+        // for the chunk instead of one per hit).
+        let (mut out, mut arena) = self.pool.take();
+        let base = self.finder.base();
+        scan(&seg.buf, range.start, range.end, &self.finder.rules, |c| {
+            let hit = if c.too_long {
+                None
+            } else {
+                let text = c.text(&seg.buf);
+                let url = UrlText::pending(arena.len(), text.len());
+                let hit = self.finder.candidate_hit(text, &c, base, url);
+                if hit.is_some() {
+                    arena.push_str(text);
+                }
+                hit.map(|h| placed(h, seg, &c))
+            };
+            out.push(Scanned {
+                trigger: c.trigger,
+                resume: c.resume,
+                start: c.start,
+                hit,
+            });
+        });
+        let arena = Arc::new(arena);
+        for hit in out.iter_mut().filter_map(|s| s.hit.as_mut()) {
+            hit.url.attach(&arena);
+        }
+        out
+    }
+}
+
+/// Cut `own` into chunks of about `size` bytes (at least one chunk, even
+/// when empty, so every segment passes through the merge).
+fn chunks(own: Range<usize>, size: usize) -> Vec<Range<usize>> {
+    let mut v = Vec::new();
+    let mut s = own.start;
+    loop {
+        let e = own.end.min(s.saturating_add(size));
+        v.push(s..e);
+        if e >= own.end {
+            break;
+        }
+        s = e;
+    }
+    v
+}
