@@ -9,11 +9,11 @@ use std::io::{self, Read};
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::delimit::LOOKBACK;
-use crate::mail::mbox::{Framing, Message, Messages};
-use crate::mail::{self, InputFormat};
+use crate::format::{self, HEAD, InputFormat, Reading};
+use crate::mail::mbox::{Message, Messages};
 use crate::stream::{Roll, Segment};
 
 /// One input to [`Extractor::search`](crate::Extractor::search): a name and a way to open it.
@@ -103,7 +103,7 @@ pub(crate) enum Item {
     /// The end of mail input `input`.
     End { input: usize },
     /// A range of a regular file, read by the thread that scans it.
-    Lazy { input: usize, part: FilePart },
+    Part { input: usize, part: FilePart },
     /// A whole small regular file, read, recognised and scanned in one
     /// job.
     Small { input: usize, file: File, len: u64 },
@@ -224,14 +224,11 @@ impl<'a> Feeder<'a> {
                 return Ok(Reader::Small(file, meta.len()));
             }
             if meta.is_file() {
-                let mut head = vec![0; 8 << 10];
+                let mut head = vec![0; HEAD];
                 let n = read_at(&file, &mut head, 0)?;
                 head.truncate(n);
-                let format = match self.format {
-                    InputFormat::Auto => mail::detect(&head),
-                    f => f,
-                };
-                if format == InputFormat::Text && meta.len() > 0 {
+                let format = format::decide(self.format, &head);
+                if format::reading(format) == Reading::Text && meta.len() > 0 {
                     return Ok(Reader::Parts(Parts {
                         file: Arc::new(file),
                         len: meta.len(),
@@ -257,24 +254,14 @@ impl<'a> Feeder<'a> {
     /// Decide how to read an input: its format as configured, or as its
     /// first bytes say.
     fn reader(&self, r: Box<dyn Read + 'a>) -> io::Result<Reader<'a>> {
-        let (head, r) = peek(r, 8 << 10, self.line_buffered)?;
-        let format = match self.format {
-            InputFormat::Auto => mail::detect(&head),
-            f => f,
-        };
+        let (head, r) = peek(r, HEAD, self.line_buffered)?;
+        let format = format::decide(self.format, &head);
         let r: Box<dyn Read + 'a> = Box::new(io::Cursor::new(head).chain(r));
-        Ok(match format {
-            InputFormat::Mbox => {
-                Reader::Mail(Messages::new(r, Framing::Mbox, self.max_message))
+        Ok(match format::reading(format) {
+            Reading::Messages(framing) => {
+                Reader::Mail(Messages::new(r, framing, self.max_message))
             }
-            InputFormat::Eml | InputFormat::News | InputFormat::Maildir => {
-                Reader::Mail(Messages::new(
-                    r,
-                    Framing::Single,
-                    self.max_message,
-                ))
-            }
-            _ => Reader::Text(
+            Reading::Text => Reader::Text(
                 Roll::new(r, LOOKBACK, self.lookahead)
                     .line_buffered(self.line_buffered),
             ),
@@ -350,7 +337,7 @@ impl<'a> Feeder<'a> {
                     };
                     let end = (start + size as u64).min(parts.len);
                     bytes += (end - start) as usize + 1;
-                    batch.push(Item::Lazy {
+                    batch.push(Item::Part {
                         input,
                         part: FilePart {
                             file: parts.file.clone(),
@@ -429,6 +416,83 @@ impl<'a> Feeder<'a> {
         }
         batch
     }
+}
+
+/// A part of a file as read: its segment (the bytes it owns with those
+/// around them that delimiting reads), where a NUL byte cut it, and the
+/// error of a file that shrank while it was read.
+pub(crate) struct PartRead {
+    pub(crate) seg: Segment,
+    pub(crate) binary_at: Option<usize>,
+    pub(crate) error: Option<io::Error>,
+}
+
+impl FilePart {
+    /// Read the part with [`LOOKBACK`] bytes before it and `lookahead`
+    /// after it. Unless `binary`, a NUL byte ends the file there (for
+    /// the parts after this one too); a part after such a byte reads
+    /// nothing.
+    pub(crate) fn read(
+        &self,
+        lookahead: u64,
+        binary: bool,
+    ) -> io::Result<PartRead> {
+        let from = self.own.start.saturating_sub(LOOKBACK as u64);
+        let to = (self.own.end + lookahead).min(self.len);
+        if self.own.start >= self.stop.load(Ordering::Relaxed) {
+            // An earlier part ended the file at a NUL byte.
+            let seg =
+                Segment { buf: Vec::new(), base: from, own: 0..0, eof: true };
+            return Ok(PartRead { seg, binary_at: None, error: None });
+        }
+        let want = (to - from) as usize;
+        let mut buf = self
+            .buf
+            .lock()
+            .map(|mut b| std::mem::take(&mut *b))
+            .unwrap_or_default();
+        if buf.len() < want {
+            buf.resize(want, 0);
+        }
+        let got = read_at(&self.file, &mut buf[..want], from)?;
+        buf.truncate(got);
+        // A file that shrank ends where its bytes end, with an error.
+        // (Only when its own bytes are cut: the next part reports a cut
+        // in this one's lookahead, after the bytes this one has.)
+        let error = if got < (self.own.end - from) as usize {
+            shrank(&self.file, self.len, from + got as u64)
+        } else {
+            None
+        };
+        let own_start = ((self.own.start - from) as usize).min(got);
+        let own_end = ((self.own.end - from) as usize).min(got);
+        let eof =
+            self.own.end >= self.len || got < (self.own.end - from) as usize;
+        let mut seg =
+            Segment { buf, base: from, own: own_start..own_end, eof };
+        let binary_at =
+            if binary { None } else { cut_at_nul(&mut seg, self.first) };
+        if binary_at.is_some() {
+            self.stop.fetch_min(self.own.start, Ordering::Relaxed);
+        }
+        Ok(PartRead { seg, binary_at, error })
+    }
+}
+
+/// Read a small regular file whole into `buf`, as long as it was when
+/// listed (`len`): a file that grew since is read as that snapshot, in
+/// bounded memory; one that shrank, to its end, and the error that says
+/// so is returned. Read into spare capacity: no zeroing first.
+pub(crate) fn read_small(
+    file: &File,
+    len: u64,
+    buf: &mut Vec<u8>,
+) -> io::Result<Option<io::Error>> {
+    // The file is fresh from `open`, so reading from its offset reads it
+    // from the start.
+    buf.reserve_exact(len as usize);
+    io::Read::take(file, len).read_to_end(buf)?;
+    Ok(shrank(file, len, buf.len() as u64))
 }
 
 /// Fill `buf` from `file` at `offset` (fewer bytes only at its end).

@@ -74,6 +74,8 @@ mod lex;
 mod sanitize;
 // Shared vocabulary: contexts, candidates, hits.
 mod hit;
+// Input formats: detection and how each is read.
+mod format;
 // Opening inputs and cutting them into batches.
 mod feed;
 // Compressed inputs, decompressed while read.
@@ -204,13 +206,11 @@ pub mod stages {
     /// `InputFormat::Auto`, each with its decoded pieces; `None` when the
     /// input is read as plain text.
     pub fn messages(input: &[u8]) -> Option<Vec<MessageText>> {
+        use crate::format::{self, Reading};
         use crate::mail::{self, InputFormat, mbox};
-        let framing = match mail::detect(&input[..input.len().min(8 << 10)]) {
-            InputFormat::Mbox => mbox::Framing::Mbox,
-            InputFormat::Eml | InputFormat::News | InputFormat::Maildir => {
-                mbox::Framing::Single
-            }
-            _ => return None,
+        let format = format::decide(InputFormat::Auto, input);
+        let Reading::Messages(framing) = format::reading(format) else {
+            return None;
         };
         let max = mail::MailConfig::default().max_message;
         let mut reader = mbox::Messages::new(input, framing, max);

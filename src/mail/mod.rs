@@ -26,6 +26,8 @@ use crate::hit::{Context, Hit, Provenance, Source};
 
 use self::mbox::Message;
 
+pub use crate::format::{InputFormat, detect};
+
 /// Whether header field `name` gives abbreviated URIs, bare domain
 /// names or e-mail addresses of `kind` (URLs with a scheme come from
 /// every field but `Content-Class`).
@@ -88,105 +90,6 @@ fn header_gives(name: &str, kind: crate::abbrev::Kind) -> bool {
         Kind::Www | Kind::Ftp => !is(TRACE),
         Kind::Domain => is(TEXT),
     }
-}
-
-/// The format of an input.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum InputFormat {
-    /// Decide from the first bytes of each input (see [`detect`]).
-    Auto,
-    /// Plain text: no mail structure.
-    Text,
-    /// An mbox: messages after `From ` lines (mboxo, mboxrd, mboxcl,
-    /// mboxcl2; see the `mbox` module for where a message ends).
-    Mbox,
-    /// One message per file, as in a Maildir (`cur/`, `new/`).
-    Maildir,
-    /// A single RFC 5322 message.
-    Eml,
-    /// A single Usenet article (RFC 5536), as in a news spool.
-    News,
-}
-
-/// The format the first bytes of an input look like: an mbox starts
-/// with a `From ` line that looks like a separator (sender and date,
-/// see `mbox`), not with text such as `From the README: ...`; a
-/// message or news article with header fields (`Name: value`, the
-/// first of which is one of the fields every message or article has
-/// near its top); anything else is text.
-pub fn detect(head: &[u8]) -> InputFormat {
-    let first = head.split(|&b| b == b'\n').next().unwrap_or(&[]);
-    if mbox::is_from_line(first) {
-        return InputFormat::Mbox;
-    }
-    let mut fields = 0;
-    let mut news = false;
-    for line in head.split(|&b| b == b'\n').take(64) {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line.is_empty() {
-            break; // end of the header
-        }
-        if matches!(line[0], b' ' | b'\t') && fields > 0 {
-            continue; // a folded continuation
-        }
-        let Some(colon) = line.iter().position(|&b| b == b':') else {
-            return InputFormat::Text;
-        };
-        let name = &line[..colon];
-        if name.is_empty() || !name.iter().all(|&b| b.is_ascii_graphic()) {
-            return InputFormat::Text;
-        }
-        news |= name.eq_ignore_ascii_case(b"Newsgroups");
-        if fields == 0 && !is_known_field(name) {
-            return InputFormat::Text;
-        }
-        fields += 1;
-    }
-    match (fields, news) {
-        (0, _) => InputFormat::Text,
-        (_, true) => InputFormat::News,
-        _ => InputFormat::Eml,
-    }
-}
-
-/// Header fields a message or article may start with.
-fn is_known_field(name: &[u8]) -> bool {
-    const FIELDS: &[&str] = &[
-        "return-path",
-        "received",
-        "from",
-        "to",
-        "cc",
-        "subject",
-        "date",
-        "message-id",
-        "delivered-to",
-        "x-original-to",
-        "mime-version",
-        "path",
-        "newsgroups",
-        "reply-to",
-        "sender",
-        "content-type",
-        "x-mailer",
-        "dkim-signature",
-        "arc-seal",
-        "authentication-results",
-        "x-received",
-        "organization",
-        "in-reply-to",
-        "references",
-        "list-id",
-        "x-from-line",
-        "envelope-to",
-        "x-envelope-from",
-        "xref",
-        "article",
-        "relay-version",
-        "posting-version",
-    ];
-    FIELDS.iter().any(|f| f.as_bytes().eq_ignore_ascii_case(name))
 }
 
 /// Limits for one message.

@@ -122,7 +122,7 @@ impl Merger<'_> {
                 | Item::Data { input, .. }
                 | Item::Message { input, .. }
                 | Item::End { input }
-                | Item::Lazy { input, .. }
+                | Item::Part { input, .. }
                 | Item::Small { input, .. }
                 | Item::SmallPath { input, .. } => input,
             };
@@ -149,7 +149,7 @@ impl Merger<'_> {
                     feeder.recycle(seg.buf);
                     go
                 }
-                Item::Lazy { part, .. } => {
+                Item::Part { part, .. } => {
                     let Some((_, out)) = outs.next() else { continue };
                     if st.ended == Some(input) {
                         // After a NUL byte or the end of a shrunk file.

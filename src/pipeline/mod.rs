@@ -32,7 +32,6 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::ops::Range;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 use rayon::prelude::*;
 
@@ -41,12 +40,15 @@ use merge::{MergeState, Merger};
 use pool::Pool;
 use scanned::{Found, Scanned, ScannedBatch};
 
-use crate::delimit::{self, LOOKAHEAD_SLACK, LOOKBACK};
-use crate::feed::{Feeder, FilePart, Input, Item, Names, cut_at_nul, read_at};
+use crate::delimit::{self, LOOKAHEAD_SLACK};
+use crate::feed::{
+    Feeder, FilePart, Input, Item, Names, PartRead, cut_at_nul, read_small,
+};
 use crate::finder::{Finder, placed};
+use crate::format::{self, Reading};
 use crate::hit::{Hit, UrlText};
-use crate::mail::mbox::{Framing, Message, Messages};
-use crate::mail::{self, InputFormat};
+use crate::mail;
+use crate::mail::mbox::{Message, Messages};
 use crate::scan::{ScanRules, scan};
 use crate::stream::Segment;
 use crate::validate::Uri;
@@ -335,7 +337,7 @@ impl Extractor {
                         .map(|r| (i, Some(r))),
                 ),
                 Item::Message { .. }
-                | Item::Lazy { .. }
+                | Item::Part { .. }
                 | Item::Small { .. }
                 | Item::SmallPath { .. } => jobs.push((i, None)),
                 Item::Error { .. } | Item::End { .. } => {}
@@ -353,7 +355,7 @@ impl Extractor {
                     self.message_job(msg, &mut out);
                     out
                 }
-                (Item::Lazy { part, .. }, _) => self.read_and_scan(part),
+                (Item::Part { part, .. }, _) => self.read_and_scan(part),
                 (Item::Small { file, len, .. }, _) => {
                     self.small_file(file, *len)
                 }
@@ -402,41 +404,30 @@ impl Extractor {
     /// all in one job (so many small files, as in a Maildir, are opened
     /// by one thread but read and scanned by all).
     fn small_file(&self, file: &File, len: u64) -> Found {
-        // Read into spare capacity: no zeroing first (a fifth of the work
-        // on a tree of 4 KB files). The file is fresh from `open`, so
-        // reading from its offset reads it from the start.
         let mut buf = self.pool.take_file();
-        buf.reserve_exact(len as usize);
-        if let Err(e) = io::Read::take(file, len).read_to_end(&mut buf) {
-            self.pool.put_file(buf);
-            return Found { seg: Some(Err(e)), ..Found::default() };
-        }
-        let error = crate::feed::shrank(file, len, buf.len() as u64);
-        let format = match self.config.format {
-            InputFormat::Auto => mail::detect(&buf[..buf.len().min(8 << 10)]),
-            f => f,
+        let error = match read_small(file, len, &mut buf) {
+            Ok(error) => error,
+            Err(e) => {
+                self.pool.put_file(buf);
+                return Found { seg: Some(Err(e)), ..Found::default() };
+            }
         };
-        let framing = match format {
-            InputFormat::Mbox => Framing::Mbox,
-            InputFormat::Eml | InputFormat::News | InputFormat::Maildir => {
-                Framing::Single
-            }
-            _ => {
-                let own = 0..buf.len();
-                let mut seg = Segment { buf, base: 0, own, eof: true };
-                let binary_at = if self.config.binary {
-                    None
-                } else {
-                    cut_at_nul(&mut seg, true)
-                };
-                let scanned = self.scan_chunk(&seg, seg.own.clone());
-                return Found {
-                    scanned,
-                    seg: Some(Ok((seg, binary_at))),
-                    error,
-                    ..Found::default()
-                };
-            }
+        let format = format::decide(self.config.format, &buf);
+        let Reading::Messages(framing) = format::reading(format) else {
+            let own = 0..buf.len();
+            let mut seg = Segment { buf, base: 0, own, eof: true };
+            let binary_at = if self.config.binary {
+                None
+            } else {
+                cut_at_nul(&mut seg, true)
+            };
+            let scanned = self.scan_chunk(&seg, seg.own.clone());
+            return Found {
+                scanned,
+                seg: Some(Ok((seg, binary_at))),
+                error,
+                ..Found::default()
+            };
         };
         let mut out = Found { error, ..Found::default() };
         let mut messages =
@@ -452,58 +443,21 @@ impl Extractor {
     /// Read a part of a regular file and scan it, while it is in cache.
     fn read_and_scan(&self, part: &FilePart) -> Found {
         let lookahead = (self.config.max_url_len + LOOKAHEAD_SLACK) as u64;
-        let from = part.own.start.saturating_sub(LOOKBACK as u64);
-        let to = (part.own.end + lookahead).min(part.len);
-        if part.own.start >= part.stop.load(Ordering::Relaxed) {
-            // An earlier part ended the file at a NUL byte.
-            let seg =
-                Segment { buf: Vec::new(), base: from, own: 0..0, eof: true };
-            return Found { seg: Some(Ok((seg, None))), ..Found::default() };
-        }
-        let want = (to - from) as usize;
-        let mut buf = part
-            .buf
-            .lock()
-            .map(|mut b| std::mem::take(&mut *b))
-            .unwrap_or_default();
-        if buf.len() < want {
-            buf.resize(want, 0);
-        }
-        let got = match read_at(&part.file, &mut buf[..want], from) {
-            Ok(n) => n,
-            Err(e) => {
-                return Found { seg: Some(Err(e)), ..Found::default() };
+        match part.read(lookahead, self.config.binary) {
+            Ok(PartRead { seg, binary_at, error }) => {
+                let scanned = if seg.own.is_empty() {
+                    Vec::new()
+                } else {
+                    self.scan_chunk(&seg, seg.own.clone())
+                };
+                Found {
+                    scanned,
+                    seg: Some(Ok((seg, binary_at))),
+                    error,
+                    ..Found::default()
+                }
             }
-        };
-        buf.truncate(got);
-        // A file that shrank ends where its bytes end, with an error.
-        // (Only when its own bytes are cut: the next part reports a cut
-        // in this one's lookahead, after the bytes this one has.)
-        let error = if got < (part.own.end - from) as usize {
-            crate::feed::shrank(&part.file, part.len, from + got as u64)
-        } else {
-            None
-        };
-        let own_start = ((part.own.start - from) as usize).min(got);
-        let own_end = ((part.own.end - from) as usize).min(got);
-        let eof =
-            part.own.end >= part.len || got < (part.own.end - from) as usize;
-        let mut seg =
-            Segment { buf, base: from, own: own_start..own_end, eof };
-        let binary_at = if self.config.binary {
-            None
-        } else {
-            cut_at_nul(&mut seg, part.first)
-        };
-        if binary_at.is_some() {
-            part.stop.fetch_min(part.own.start, Ordering::Relaxed);
-        }
-        let scanned = self.scan_chunk(&seg, seg.own.clone());
-        Found {
-            scanned,
-            seg: Some(Ok((seg, binary_at))),
-            error,
-            ..Found::default()
+            Err(e) => Found { seg: Some(Err(e)), ..Found::default() },
         }
     }
 

@@ -237,7 +237,7 @@ pub struct Args {
     /// message or news article with header
     /// fields); mail formats are decoded (MIME, quoted-printable, base64,
     /// charsets, HTML) and each URL's provenance is given with --json.
-    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    #[arg(long, value_enum, default_value_t = FormatArg(urlx::InputFormat::Auto))]
     pub format: FormatArg,
 
     /// Decompress every input by its magic bytes (gzip, bzip2, xz,
@@ -398,34 +398,38 @@ pub enum Generate {
     Man,
 }
 
-/// The values of --format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    /// Decide from each input's first bytes.
-    Auto,
-    /// Plain text.
-    Text,
-    /// An mbox (mboxo or mboxrd).
-    Mbox,
-    /// One message per file (a Maildir's cur/ and new/).
-    Maildir,
-    /// One RFC 5322 message per file.
-    Eml,
-    /// One Usenet article per file (a news spool).
-    News,
+/// The values of --format: the library's table of formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FormatArg(pub urlx::InputFormat);
+
+/// Every value of --format, in the table's order.
+static FORMATS: [FormatArg; urlx::InputFormat::ALL.len()] = {
+    let all = urlx::InputFormat::ALL;
+    let mut v =
+        [FormatArg(urlx::InputFormat::Auto); urlx::InputFormat::ALL.len()];
+    let mut i = 0;
+    while i < all.len() {
+        v[i] = FormatArg(all[i].0);
+        i += 1;
+    }
+    v
+};
+
+impl ValueEnum for FormatArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &FORMATS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let &(_, name, help) =
+            urlx::InputFormat::ALL.iter().find(|(f, _, _)| *f == self.0)?;
+        Some(clap::builder::PossibleValue::new(name).help(help))
+    }
 }
 
-impl From<FormatArg> for urlx::mail::InputFormat {
-    fn from(f: FormatArg) -> Self {
-        use urlx::mail::InputFormat;
-        match f {
-            FormatArg::Auto => InputFormat::Auto,
-            FormatArg::Text => InputFormat::Text,
-            FormatArg::Mbox => InputFormat::Mbox,
-            FormatArg::Maildir => InputFormat::Maildir,
-            FormatArg::Eml => InputFormat::Eml,
-            FormatArg::News => InputFormat::News,
-        }
+impl std::fmt::Display for FormatArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name())
     }
 }
 

@@ -327,7 +327,7 @@ fn run(args: Args) -> anyhow::Result<u8> {
         .base(args.base.as_deref())
         .line_numbers(opts.line_number || args.json)
         .binary(args.text)
-        .format(args.format.into())
+        .format(args.format.0)
         .line_buffered(args.line_buffered)
         .abbreviated(args.abbreviated)
         .emails(args.emails)

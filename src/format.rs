@@ -1,0 +1,167 @@
+//! Input formats: what an input is (plain text, an mbox, one message or
+//! news article per file), how the format is recognised from an input's
+//! first bytes, and the one table that says how an input of each format
+//! is read ([`reading`]). A new container format is a variant here, a
+//! line of detection, an entry of the table and the file of its reader.
+
+use crate::mail::mbox::{Framing, is_from_line};
+
+/// Bytes at the start of an input that [`detect`] is given.
+pub(crate) const HEAD: usize = 8 << 10;
+
+/// The format of an input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InputFormat {
+    /// Decide from the first bytes of each input (see [`detect`]).
+    Auto,
+    /// Plain text: no mail structure.
+    Text,
+    /// An mbox: messages after `From ` lines (mboxo, mboxrd, mboxcl,
+    /// mboxcl2; see the `mbox` module for where a message ends).
+    Mbox,
+    /// One message per file, as in a Maildir (`cur/`, `new/`).
+    Maildir,
+    /// A single RFC 5322 message.
+    Eml,
+    /// A single Usenet article (RFC 5536), as in a news spool.
+    News,
+}
+
+impl InputFormat {
+    /// Every format, with its name (as `--format` takes it) and what it
+    /// is, in the order the command line lists them.
+    pub const ALL: &'static [(InputFormat, &'static str, &'static str)] = &[
+        (InputFormat::Auto, "auto", "Decide from each input's first bytes"),
+        (InputFormat::Text, "text", "Plain text"),
+        (InputFormat::Mbox, "mbox", "An mbox (mboxo or mboxrd)"),
+        (
+            InputFormat::Maildir,
+            "maildir",
+            "One message per file (a Maildir's cur/ and new/)",
+        ),
+        (InputFormat::Eml, "eml", "One RFC 5322 message per file"),
+        (
+            InputFormat::News,
+            "news",
+            "One Usenet article per file (a news spool)",
+        ),
+    ];
+
+    /// The format's name, as `--format` takes it.
+    pub fn name(self) -> &'static str {
+        InputFormat::ALL
+            .iter()
+            .find(|(f, _, _)| *f == self)
+            .map_or("", |&(_, name, _)| name)
+    }
+}
+
+/// The format the first bytes of an input look like: an mbox starts
+/// with a `From ` line that looks like a separator (sender and date,
+/// see `mbox`), not with text such as `From the README: ...`; a
+/// message or news article with header fields (`Name: value`, the
+/// first of which is one of the fields every message or article has
+/// near its top); anything else is text.
+pub fn detect(head: &[u8]) -> InputFormat {
+    let first = head.split(|&b| b == b'\n').next().unwrap_or(&[]);
+    if is_from_line(first) {
+        return InputFormat::Mbox;
+    }
+    let mut fields = 0;
+    let mut news = false;
+    for line in head.split(|&b| b == b'\n').take(64) {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.is_empty() {
+            break; // end of the header
+        }
+        if matches!(line[0], b' ' | b'\t') && fields > 0 {
+            continue; // a folded continuation
+        }
+        let Some(colon) = line.iter().position(|&b| b == b':') else {
+            return InputFormat::Text;
+        };
+        let name = &line[..colon];
+        if name.is_empty() || !name.iter().all(|&b| b.is_ascii_graphic()) {
+            return InputFormat::Text;
+        }
+        news |= name.eq_ignore_ascii_case(b"Newsgroups");
+        if fields == 0 && !is_known_field(name) {
+            return InputFormat::Text;
+        }
+        fields += 1;
+    }
+    match (fields, news) {
+        (0, _) => InputFormat::Text,
+        (_, true) => InputFormat::News,
+        _ => InputFormat::Eml,
+    }
+}
+
+/// Header fields a message or article may start with.
+fn is_known_field(name: &[u8]) -> bool {
+    const FIELDS: &[&str] = &[
+        "return-path",
+        "received",
+        "from",
+        "to",
+        "cc",
+        "subject",
+        "date",
+        "message-id",
+        "delivered-to",
+        "x-original-to",
+        "mime-version",
+        "path",
+        "newsgroups",
+        "reply-to",
+        "sender",
+        "content-type",
+        "x-mailer",
+        "dkim-signature",
+        "arc-seal",
+        "authentication-results",
+        "x-received",
+        "organization",
+        "in-reply-to",
+        "references",
+        "list-id",
+        "x-from-line",
+        "envelope-to",
+        "x-envelope-from",
+        "xref",
+        "article",
+        "relay-version",
+        "posting-version",
+    ];
+    FIELDS.iter().any(|f| f.as_bytes().eq_ignore_ascii_case(name))
+}
+
+/// How an input is read: as text, or cut into messages by a framing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reading {
+    /// Plain text, scanned as it is.
+    Text,
+    /// Messages, each decoded (MIME) and scanned.
+    Messages(Framing),
+}
+
+/// The format an input is read in: `configured`, or, for
+/// [`InputFormat::Auto`], the one its first bytes `head` look like.
+pub(crate) fn decide(configured: InputFormat, head: &[u8]) -> InputFormat {
+    match configured {
+        InputFormat::Auto => detect(&head[..head.len().min(HEAD)]),
+        f => f,
+    }
+}
+
+/// How an input of `format` is read: the table from formats to readers.
+pub(crate) fn reading(format: InputFormat) -> Reading {
+    match format {
+        InputFormat::Auto | InputFormat::Text => Reading::Text,
+        InputFormat::Mbox => Reading::Messages(Framing::Mbox),
+        InputFormat::Maildir | InputFormat::Eml | InputFormat::News => {
+            Reading::Messages(Framing::Single)
+        }
+    }
+}
