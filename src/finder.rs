@@ -4,7 +4,7 @@
 //! by mail for the decoded pieces of messages.
 
 use crate::data::registry::SchemeSet;
-use crate::hit::{Candidate, Context, Hit, Rare, UrlText};
+use crate::hit::{Candidate, Context, Extras, Hit, UrlText};
 use crate::refang;
 use crate::resolve::{normalize_dots, resolve};
 use crate::scan::{ScanRules, scan};
@@ -66,9 +66,9 @@ impl Finder {
             }
             let dots = q.dots;
             debug_assert_eq!(dots, has_dot_segment(&text[q.path.0..q.path.1]));
-            let rare = dots.then(|| {
+            let extras = dots.then(|| {
                 let resolved = Some(normalize_dots(&Uri::parse(text)));
-                Box::new(Rare { resolved, ..Rare::default() })
+                Box::new(Extras { resolved, ..Extras::default() })
             });
             return Some(Hit {
                 start: 0,
@@ -78,7 +78,7 @@ impl Finder {
                 context,
                 resolved_is_url: !dots,
                 printable: true,
-                rare,
+                extras,
                 provenance: None,
                 url,
             });
@@ -114,15 +114,15 @@ impl Finder {
                 let (e, resolved, _) = check(&uri, &uri.errors(), base);
                 e.is_empty().then_some((fixed, resolved))
             });
-        let rare = match repaired {
-            Some((fixed, resolved)) => Some(Box::new(Rare {
+        let extras = match repaired {
+            Some((fixed, resolved)) => Some(Box::new(Extras {
                 errors,
                 resolved: resolved.or_else(|| Some(fixed.clone())),
                 repaired: Some(fixed),
-                ..Rare::default()
+                ..Extras::default()
             })),
             None => (!errors.is_empty() || resolved.is_some()).then(|| {
-                Box::new(Rare { errors, resolved, ..Rare::default() })
+                Box::new(Extras { errors, resolved, ..Extras::default() })
             }),
         };
         Some(Hit {
@@ -133,7 +133,7 @@ impl Finder {
             context,
             resolved_is_url,
             printable: false,
-            rare,
+            extras,
             provenance: None,
             url,
         })
@@ -211,7 +211,7 @@ impl Finder {
         }
         let mut hit = self.build_hit_with(text, base, c.context, url)?;
         if let Some(ref alt) = c.alternative {
-            hit.rare.get_or_insert_with(Box::default).alternative =
+            hit.extras.get_or_insert_with(Box::default).alternative =
                 Some(alt.clone());
         }
         Some(hit)
@@ -227,18 +227,18 @@ impl Finder {
         absolute: &str,
         context: Context,
         url: UrlText,
-        mark: impl FnOnce(&mut Rare),
+        mark: impl FnOnce(&mut Extras),
     ) -> Option<Hit> {
         let printable = written.bytes().all(|b| b.is_ascii_graphic());
         // Built on the written text: validated as `absolute`, which is its
         // resolved form unless dot segments made another.
         let mut hit = self.build_hit_with(absolute, None, context, url)?;
         let same = hit.resolved_is_url;
-        let rare = hit.rare.get_or_insert_with(Box::default);
+        let extras = hit.extras.get_or_insert_with(Box::default);
         if same {
-            rare.resolved = Some(absolute.to_string());
+            extras.resolved = Some(absolute.to_string());
         }
-        mark(rare);
+        mark(extras);
         hit.printable &= printable;
         hit.resolved_is_url = false;
         Some(hit)

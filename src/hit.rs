@@ -126,17 +126,17 @@ pub struct Hit {
     pub(crate) printable: bool,
     /// What most hits do not have; boxed to keep `Hit` small, since hits
     /// are moved through the pipeline by the million.
-    pub(crate) rare: Option<Box<Rare>>,
+    pub(crate) extras: Option<Box<Extras>>,
     /// Where in a mail message or news article the hit was found: shared
     /// by the hits of one piece of a message (one allocation per piece).
-    /// Not in [`Rare`]: every hit in mail has one, and a box per hit
+    /// Not in [`Extras`]: every hit in mail has one, and a box per hit
     /// would more than double what a message's hits hold.
     pub(crate) provenance: Option<std::sync::Arc<Provenance>>,
 }
 
 /// The parts of a [`Hit`] that only some hits have.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Rare {
+pub(crate) struct Extras {
     /// The URL without the hyphen at a joined line break.
     pub alternative: Option<String>,
     /// Why the hit is not valid.
@@ -281,7 +281,7 @@ impl Hit {
     /// `"domain"` or `"email"`. [`Hit::resolved`] is then the absolute
     /// URI.
     pub fn abbreviated(&self) -> Option<&'static str> {
-        Some(match self.rare.as_ref()?.abbrev? {
+        Some(match self.extras.as_ref()?.abbrev? {
             AbbrevKind::Www => "www",
             AbbrevKind::Ftp => "ftp",
             AbbrevKind::Email => "email",
@@ -293,7 +293,7 @@ impl Hit {
     /// read as [`Hit::resolved`] (with
     /// [`ExtractorBuilder::refang`](crate::ExtractorBuilder::refang)).
     pub fn refanged(&self) -> bool {
-        self.rare.as_ref().is_some_and(|r| r.refanged)
+        self.extras.as_ref().is_some_and(|r| r.refanged)
     }
 
     /// For a redirector link (Google `/url?q=`, Outlook safelinks,
@@ -366,7 +366,7 @@ impl Hit {
     /// For a hyphen break, the URL without the hyphen(s) at the break,
     /// since Appendix E says the hyphen may or may not belong to the URL.
     pub fn alternative(&self) -> Option<&str> {
-        self.rare.as_ref()?.alternative.as_deref()
+        self.extras.as_ref()?.alternative.as_deref()
     }
 
     /// Whether the URL is a valid absolute URI (or a relative reference
@@ -382,7 +382,7 @@ impl Hit {
     /// 2.1, RFC 3987 3.1); [`Hit::is_valid`] stays false and
     /// [`Hit::errors`] says what was wrong. `None` otherwise.
     pub fn repaired(&self) -> Option<&str> {
-        self.rare.as_ref()?.repaired.as_deref()
+        self.extras.as_ref()?.repaired.as_deref()
     }
 
     /// The URL in a form that can be used: as written when valid, its
@@ -400,7 +400,7 @@ impl Hit {
     /// defanged forms stay as written ([`Hit::resolved`] is their
     /// absolute form). `None` when there is no usable form.
     pub fn absolute(&self) -> Option<&str> {
-        if self.printable && self.rare.is_none() {
+        if self.printable && self.extras.is_none() {
             // Validation's fast path: an absolute URI as written.
             return Some(self.url());
         }
@@ -414,7 +414,7 @@ impl Hit {
 
     /// Why the hit is not valid; empty when it is.
     pub fn errors(&self) -> &[String] {
-        self.rare.as_ref().map_or(&[], |r| &r.errors)
+        self.extras.as_ref().map_or(&[], |r| &r.errors)
     }
 
     /// Where in a mail message the hit was found (mail and news input).
@@ -429,7 +429,7 @@ impl Hit {
         if self.resolved_is_url {
             return Some(self.url.as_str());
         }
-        self.rare.as_ref()?.resolved.as_deref()
+        self.extras.as_ref()?.resolved.as_deref()
     }
 }
 
