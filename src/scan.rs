@@ -41,11 +41,11 @@ const MEASURED: [TriggerSearch; 3] =
 ///
 /// Which method is fastest depends on the input (how many colons, how
 /// many of them after letters, how often the Teddy fingerprints collide)
-/// and on the CPU, so it is measured, not predicted: on 32 MiB of each
-/// of the loghub logs the scheme endings ran 1.3 to 3.4 times as fast as
-/// the colons on 13 of 16, and 0.4 to 0.85 times as fast on the other
-/// three, on prose and on URL lists; of the two ending searches, each
-/// is the faster on some logs ([`letters`]). All three find the same
+/// and on the CPU, so it is measured, not predicted: on most logs the
+/// scheme-ending searches are several times as fast as the colon
+/// search, on some logs, on prose and on URL lists slower; of the two
+/// ending searches, each is the faster on some logs ([`letters`]).
+/// (Figures: `benches/results/2026-11-22-design-figures.md`.) All three find the same
 /// candidates, so the choice changes only the speed. Each thread
 /// measures on its own blocks, every `PERIOD` blocks (8 MiB), so that a
 /// change in the input is followed, and leaves out the time spent on
@@ -315,12 +315,10 @@ fn by_endings(
 ///
 /// 19 patterns fit slim Teddy (at most 32), which takes twice as many
 /// bytes a step as the fat Teddy that the 57 patterns of [`pairs`] need,
-/// but `x:` matches more often than `xy:`. Whole process, one thread,
-/// 64 MiB of each loghub log, each search fixed, medians of 11 runs
-/// interleaved with those of [`pairs`] (`benches/ab.py`): this one took
-/// 0.69 to 0.93 of the time of [`pairs`] on 14 of the 16 logs, 1.07 on
-/// HealthApp and 1.18 on OpenSSH (`sshd:` on every line); so both are
-/// kept and measured.
+/// but `x:` matches more often than `xy:`, so which is faster depends
+/// on the input (a log with `sshd:` on every line favours [`pairs`]);
+/// both are kept and measured (figures:
+/// `benches/results/2026-11-22-design-figures.md`).
 ///
 /// Matches never hide one another's colon: a match of `x:` ends at its
 /// colon, and one of `://` starts at it.

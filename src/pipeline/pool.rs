@@ -33,8 +33,8 @@ impl<T> Default for Pooled<T> {
 /// at least [`POOL_COUNT`] whatever their size. Two batches can be in
 /// flight, each with up to 512 small files (one buffer pair each) or up
 /// to eight chunks of a large input. Without reuse, each small file's
-/// buffers grew from empty (94,650 `realloc` calls on 20,000 files of
-/// 4 KB); the chunks of dense input need a few MiB each.
+/// buffers would grow from empty, reallocating many times; the chunks
+/// of dense input need a few MiB each.
 const POOL_BYTES: usize = 4 << 20;
 
 /// See [`POOL_BYTES`]: as many buffers as chunks can be in flight.
