@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::delimit::LOOKBACK;
 use crate::format::{self, HEAD, InputFormat, Reading};
-use crate::mail::mbox::{Message, Messages};
+use crate::mail::mbox::{Message, Records};
 use crate::stream::{Roll, Segment};
 
 /// One input to [`Extractor::search`](crate::Extractor::search): a name and a way to open it.
@@ -136,7 +136,7 @@ pub(crate) struct Current<'a> {
 /// How an open input is read.
 pub(crate) enum Reader<'a> {
     Text(Roll<Box<dyn Read + 'a>>),
-    Mail(Messages<Box<dyn Read + 'a>>),
+    Mail(Box<dyn Records + 'a>),
     /// A regular file in plain text, cut into parts read by the threads
     /// that scan them.
     Parts(Parts),
@@ -228,7 +228,9 @@ impl<'a> Feeder<'a> {
                 let n = read_at(&file, &mut head, 0)?;
                 head.truncate(n);
                 let format = format::decide(self.format, &head);
-                if format::reading(format) == Reading::Text && meta.len() > 0 {
+                if matches!(format::reading(format), Reading::Text)
+                    && meta.len() > 0
+                {
                     return Ok(Reader::Parts(Parts {
                         file: Arc::new(file),
                         len: meta.len(),
@@ -258,9 +260,7 @@ impl<'a> Feeder<'a> {
         let format = format::decide(self.format, &head);
         let r: Box<dyn Read + 'a> = Box::new(io::Cursor::new(head).chain(r));
         Ok(match format::reading(format) {
-            Reading::Messages(framing) => {
-                Reader::Mail(Messages::new(r, framing, self.max_message))
-            }
+            Reading::Records(open) => Reader::Mail(open(r, self.max_message)),
             Reading::Text => Reader::Text(
                 Roll::new(r, LOOKBACK, self.lookahead)
                     .line_buffered(self.line_buffered),

@@ -4,7 +4,9 @@
 //! is read ([`reading`]). A new container format is a variant here, a
 //! line of detection, an entry of the table and the file of its reader.
 
-use crate::mail::mbox::{Framing, is_from_line};
+use std::io::Read;
+
+use crate::mail::mbox::{Records, is_from_line, mbox_records, single_record};
 
 /// Bytes at the start of an input that [`detect`] is given.
 pub(crate) const HEAD: usize = 8 << 10;
@@ -137,13 +139,19 @@ fn is_known_field(name: &[u8]) -> bool {
     FIELDS.iter().any(|f| f.as_bytes().eq_ignore_ascii_case(name))
 }
 
-/// How an input is read: as text, or cut into messages by a framing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Opens the reader of a container's records over an input, records of
+/// at most the given number of bytes.
+pub(crate) type OpenRecords =
+    for<'a> fn(Box<dyn Read + 'a>, usize) -> Box<dyn Records + 'a>;
+
+/// How an input is read: as text, or cut into records (messages), each
+/// decoded (MIME) and scanned.
+#[derive(Clone, Copy)]
 pub(crate) enum Reading {
     /// Plain text, scanned as it is.
     Text,
-    /// Messages, each decoded (MIME) and scanned.
-    Messages(Framing),
+    /// Records, read by the reader this opens.
+    Records(OpenRecords),
 }
 
 /// The format an input is read in: `configured`, or, for
@@ -159,9 +167,9 @@ pub(crate) fn decide(configured: InputFormat, head: &[u8]) -> InputFormat {
 pub(crate) fn reading(format: InputFormat) -> Reading {
     match format {
         InputFormat::Auto | InputFormat::Text => Reading::Text,
-        InputFormat::Mbox => Reading::Messages(Framing::Mbox),
+        InputFormat::Mbox => Reading::Records(mbox_records),
         InputFormat::Maildir | InputFormat::Eml | InputFormat::News => {
-            Reading::Messages(Framing::Single)
+            Reading::Records(single_record)
         }
     }
 }

@@ -207,13 +207,13 @@ pub mod stages {
     /// input is read as plain text.
     pub fn messages(input: &[u8]) -> Option<Vec<MessageText>> {
         use crate::format::{self, Reading};
-        use crate::mail::{self, InputFormat, mbox};
+        use crate::mail::{self, InputFormat};
         let format = format::decide(InputFormat::Auto, input);
-        let Reading::Messages(framing) = format::reading(format) else {
+        let Reading::Records(open) = format::reading(format) else {
             return None;
         };
         let max = mail::MailConfig::default().max_message;
-        let mut reader = mbox::Messages::new(input, framing, max);
+        let mut reader = open(Box::new(input), max);
         let opts = mail::mime::MimeOptions::default();
         let mut out = Vec::new();
         while let Ok(Some(msg)) = reader.next_message() {

@@ -83,6 +83,48 @@ impl Message {
     }
 }
 
+/// A reader of the records of a container (the messages of an mbox, the
+/// one message of an `.eml` file): what a format's entry in the table of
+/// [`crate::format::reading`] opens.
+pub(crate) trait Records {
+    /// The next record, or `None` at the end of the input. A read error
+    /// ends the input as its end would, and is returned after the last
+    /// record read before it.
+    fn next_message(&mut self) -> io::Result<Option<Message>>;
+
+    /// At the end of the input, `check` is told how many bytes were read;
+    /// an error it returns is given after the last record, as a read
+    /// error would be (a file that shrank while it was read).
+    fn check_end(&mut self, check: EndCheck);
+}
+
+/// The messages of an mbox (RFC 4155), each at most `max` bytes.
+pub(crate) fn mbox_records<'a>(
+    reader: Box<dyn Read + 'a>,
+    max: usize,
+) -> Box<dyn Records + 'a> {
+    Box::new(Messages::new(reader, Framing::Mbox, max))
+}
+
+/// The input as one message (RFC 5322) or news article (RFC 5536), cut
+/// into pieces of at most `max` bytes.
+pub(crate) fn single_record<'a>(
+    reader: Box<dyn Read + 'a>,
+    max: usize,
+) -> Box<dyn Records + 'a> {
+    Box::new(Messages::new(reader, Framing::Single, max))
+}
+
+impl<R: Read> Records for Messages<R> {
+    fn next_message(&mut self) -> io::Result<Option<Message>> {
+        Messages::next_message(self)
+    }
+
+    fn check_end(&mut self, check: EndCheck) {
+        Messages::check_end(self, check);
+    }
+}
+
 /// Reads messages from an input.
 pub(crate) struct Messages<R> {
     reader: R,

@@ -48,7 +48,7 @@ use crate::finder::{Finder, placed};
 use crate::format::{self, Reading};
 use crate::hit::{Hit, UrlText};
 use crate::mail;
-use crate::mail::mbox::{Message, Messages};
+use crate::mail::mbox::Message;
 use crate::scan::{ScanRules, scan};
 use crate::stream::Segment;
 use crate::validate::Uri;
@@ -413,7 +413,7 @@ impl Extractor {
             }
         };
         let format = format::decide(self.config.format, &buf);
-        let Reading::Messages(framing) = format::reading(format) else {
+        let Reading::Records(open) = format::reading(format) else {
             let own = 0..buf.len();
             let mut seg = Segment { buf, base: 0, own, eof: true };
             let binary_at = if self.config.binary {
@@ -431,7 +431,7 @@ impl Extractor {
         };
         let mut out = Found { error, ..Found::default() };
         let mut messages =
-            Messages::new(&buf[..], framing, self.config.mail.max_message);
+            open(Box::new(&buf[..]), self.config.mail.max_message);
         while let Ok(Some(msg)) = messages.next_message() {
             self.message_job(&msg, &mut out);
         }
