@@ -173,3 +173,30 @@ pub(crate) fn reading(format: InputFormat) -> Reading {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::InputFormat::{self, *};
+
+    /// The position of each format in [`InputFormat::ALL`]: an exhaustive
+    /// match, so a new format does not compile until it is given one.
+    fn position(f: InputFormat) -> usize {
+        match f {
+            Auto => 0,
+            Text => 1,
+            Mbox => 2,
+            Maildir => 3,
+            Eml => 4,
+            News => 5,
+        }
+    }
+
+    #[test]
+    fn the_table_lists_every_format_once() {
+        assert_eq!(InputFormat::ALL.len(), 6, "a format missing from ALL");
+        for (i, &(f, name, _)) in InputFormat::ALL.iter().enumerate() {
+            assert_eq!(position(f), i, "{name}");
+            assert_eq!(f.name(), name);
+        }
+    }
+}
