@@ -5,7 +5,8 @@ use std::borrow::Cow;
 
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 
-use crate::validate::{Component, Uri, pct_decode};
+use crate::lex::pct_decode;
+use crate::validate::{Component, Uri};
 
 /// Maps the IRI reference `iri` to a URI reference (RFC 3987 3.1).
 ///

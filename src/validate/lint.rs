@@ -9,9 +9,9 @@
 //! mixing Latin with Cyrillic or Greek letters, and numeric hosts written
 //! other than in dotted decimal.
 
-use super::pct_decode;
 use super::schemes::Finding;
-use super::{HostKind, Uri};
+use super::uri::{HostKind, Uri};
+use crate::lex::pct_decode;
 use crate::normalize::default_port;
 
 /// The service usually listening on a well-known `port`, for messages.

@@ -9,7 +9,8 @@
 //! and their successors), `ws`, `wss` (RFC 6455), `urn` (RFC 8141), `tel`
 //! (RFC 3966) and `data` (RFC 2397). Other schemes yield no findings.
 
-use super::{Component, HostKind, Uri, pct_decode};
+use super::uri::{Component, HostKind, Uri};
+use crate::lex::pct_decode;
 
 /// How serious a [`Finding`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
