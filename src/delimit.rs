@@ -68,15 +68,7 @@ pub(crate) const LOOKAHEAD_SLACK: usize = LOOKBACK + 16;
 /// Longest scheme recognised in text.
 const MAX_SCHEME: usize = 32;
 
-/// Schemes without `//` that are recognised in bare text: `mailto:x@y`.
-///
-/// A scheme not in this list is only recognised when `//` follows its
-/// colon, so that `Note: 10:30`, `Re: subject` and `std::vec` give
-/// nothing.
-pub const OPAQUE_SCHEMES: &[&str] = &[
-    "mailto", "news", "urn", "tel", "fax", "sip", "sips", "xmpp", "magnet",
-    "data", "geo", "cid", "mid", "sms",
-];
+pub use crate::scheme::OPAQUE_SCHEMES;
 
 /// What delimiting needs besides the bytes.
 #[derive(Clone, Debug)]

@@ -8,6 +8,7 @@ use crate::hit::{Candidate, Context, Extras, Hit, UrlText};
 use crate::refang;
 use crate::resolve::{normalize_dots, resolve};
 use crate::scan::{ScanRules, scan};
+use crate::scheme::{self, Fast, Rule};
 use crate::stream::Segment;
 use crate::validate::schemes::{self, Severity};
 use crate::validate::{ErrorKind, Quick, Uri, UriError, quick_check};
@@ -304,24 +305,21 @@ pub(crate) fn placed(mut hit: Hit, seg: &Segment, c: &Candidate) -> Hit {
 }
 
 /// Whether `text`, accepted by validation's fast path with scheme
-/// `scheme`, also follows its scheme's own rules. http and https are
-/// not checked: their only rules (a host, RFC 9110 4.2.1; userinfo is
-/// deprecated, 4.2.4: a warning) hold for whatever the fast path takes.
+/// `scheme`, also follows its scheme's own rules ([`scheme::Fast`]): a
+/// scheme without rules of its own needs no check.
 fn scheme_rules_hold(scheme: &str, q: &Quick, text: &str) -> bool {
-    if scheme.eq_ignore_ascii_case("http")
-        || scheme.eq_ignore_ascii_case("https")
-    {
+    let Some(facts) = scheme::facts(scheme) else { return true };
+    let quick = match facts.fast {
+        Fast::Holds => return true,
+        Fast::Ftp => schemes::ftp_quick(text, q.path.0),
+        Fast::Mailto => schemes::mailto_quick(text),
+        Fast::Check => None,
+    };
+    if let Some(ok) = quick {
+        return ok;
+    }
+    if facts.rule == Rule::None {
         return true;
-    }
-    if scheme.eq_ignore_ascii_case("ftp")
-        && let Some(ok) = schemes::ftp_quick(text, q.path.0)
-    {
-        return ok;
-    }
-    if scheme.eq_ignore_ascii_case("mailto")
-        && let Some(ok) = schemes::mailto_quick(text)
-    {
-        return ok;
     }
     schemes::check(&Uri::parse(text))
         .iter()

@@ -70,6 +70,8 @@
 // The modules, in pipeline order.
 // Lexical facts every stage shares: character classes, percent-encoding.
 mod lex;
+// The table of facts about well-known schemes.
+mod scheme;
 // Terminal safety: what input text a message or a printed URL repeats.
 mod sanitize;
 // Shared vocabulary: contexts, candidates, hits.
@@ -110,7 +112,6 @@ mod pipeline;
 // Printers: plain, JSON Lines, counts.
 pub mod print;
 
-pub use crate::delimit::OPAQUE_SCHEMES;
 pub use crate::feed::Input;
 pub use crate::hit::{Context, Decoded, Hit, Provenance, Source};
 pub use crate::mail::InputFormat;
@@ -119,6 +120,7 @@ pub use crate::pipeline::{
     MAX_URL_LEN_LIMIT, Sink, Summary,
 };
 pub use crate::print::{OutputFormat, PrintOptions, Printer};
+pub use crate::scheme::OPAQUE_SCHEMES;
 pub use crate::validate::Uri;
 
 /// Single stages, for the benchmarks in `benches/` only: not a stable

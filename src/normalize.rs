@@ -29,6 +29,7 @@ pub mod iri;
 
 use crate::lex::{hex_val, is_unreserved};
 use crate::resolve::remove_dot_segments;
+use crate::scheme;
 use crate::validate::{Component, Uri};
 
 /// Which steps [`render`] performs.
@@ -40,37 +41,7 @@ enum Mode {
     Safe,
 }
 
-/// Schemes whose empty path with an authority is normalized to `/`
-/// (RFC 3986 6.2.3; for http and https also RFC 9110 4.2.3).
-const SLASH_PATH: &[&str] = &["http", "https", "ws", "wss", "ftp"];
-
-/// Default ports of schemes that use the generic authority syntax, for
-/// RFC 3986 6.2.3 ("the default port for the scheme").
-const DEFAULT_PORTS: &[(&str, u32)] = &[
-    ("ftp", 21),        // RFC 1738 3.2
-    ("gopher", 70),     // RFC 1738 3.4, RFC 4266
-    ("http", 80),       // RFC 9110 4.2.1
-    ("https", 443),     // RFC 9110 4.2.2
-    ("imap", 143),      // RFC 5092
-    ("ldap", 389),      // RFC 4516 2
-    ("nntp", 119),      // RFC 1738 3.7, RFC 5538
-    ("news", 119),      // RFC 5538 2.1
-    ("pop", 110),       // RFC 2384
-    ("prospero", 1525), // RFC 1738 3.11, RFC 4157
-    ("rtsp", 554),      // RFC 2326 3.2
-    ("telnet", 23),     // RFC 1738 3.8, RFC 4248
-    ("wais", 210),      // RFC 1738 3.9, RFC 4156
-    ("ws", 80),         // RFC 6455 3
-    ("wss", 443),       // RFC 6455 3
-];
-
-/// The default port of `scheme` (case-insensitive), if known.
-pub fn default_port(scheme: &str) -> Option<u16> {
-    DEFAULT_PORTS
-        .iter()
-        .find(|(s, _)| s.eq_ignore_ascii_case(scheme))
-        .and_then(|&(_, p)| u16::try_from(p).ok())
-}
+pub use crate::scheme::default_port;
 
 /// Normalizes the URI reference `s` (RFC 3986 sections 6.2.2 and 6.2.3).
 ///
@@ -185,9 +156,7 @@ fn render<'a>(uri: &Uri<'a>, mode: Mode) -> Cow<'a, str> {
     } else if full
         && path.is_empty()
         && has_authority
-        && scheme.is_some_and(|sc| {
-            SLASH_PATH.iter().any(|x| x.eq_ignore_ascii_case(sc))
-        })
+        && scheme.and_then(scheme::facts).is_some_and(|f| f.slash_path)
     {
         // RFC 3986 6.2.3: an empty path with an authority is "/" for
         // http-like schemes.

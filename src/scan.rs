@@ -12,8 +12,9 @@ use std::time::{Duration, Instant};
 use aho_corasick::packed::{self, Searcher};
 
 use crate::abbrev::{self, Abbrev};
-use crate::delimit::{self, OPAQUE_SCHEMES, delimit};
+use crate::delimit::{self, delimit};
 use crate::hit::{Candidate, Context};
+use crate::scheme::OPAQUE_SCHEMES;
 
 /// Bytes scanned with one method before the choice is made again.
 const BLOCK: usize = 32 << 10;

@@ -2,7 +2,7 @@
 //! (the common case), which the full check must agree with.
 
 use super::chars::{CLASS, CLASS_BASE, class_bit, is_hex};
-use super::host::scheme_requires_host;
+use crate::scheme::scheme_requires_host;
 
 /// Whether the `.` at `b[i]` (in the path, which starts at `start`) is a
 /// whole `.` or `..` segment (RFC 3986 3.3, 5.2.4). Out of line: most

@@ -6,28 +6,6 @@ use super::chars::check_chars;
 use super::error::{ErrorKind, Span, UriError};
 use crate::lex::{is_sub_delim, is_unreserved};
 
-/// The schemes that require a non-empty host, lower case.
-///
-/// The RFC 1738 server-based schemes (`http`, `ftp`, `gopher`, `telnet`,
-/// `nntp`, `wais`, `prospero`), their successors (`https`, `ws`, `wss`,
-/// `sftp`, `ssh`, `rtsp`), `irc` and `git`. `ldap` is not listed: RFC 4516
-/// allows `ldap:///` (the client's default server). `file` is not listed
-/// either: `file:///x` has an empty host by design (RFC 8089).
-const HOST_REQUIRED: &[&str] = &[
-    "http", "https", "ftp", "gopher", "telnet", "nntp", "wais", "prospero",
-    "ws", "wss", "sftp", "ssh", "rtsp", "irc", "git",
-];
-
-/// Whether URIs of `scheme` (compared case-insensitively) must have a
-/// non-empty host: `http`, `https`, `ftp`, `gopher`, `telnet`, `nntp`,
-/// `wais`, `prospero`, `ws`, `wss`, `sftp`, `ssh`, `rtsp`, `irc`, `git`.
-///
-/// `ldap` (RFC 4516 allows `ldap:///`) and `file` (RFC 8089 allows
-/// `file:///path`) are deliberately not in the list.
-pub fn scheme_requires_host(scheme: &str) -> bool {
-    HOST_REQUIRED.iter().any(|s| s.eq_ignore_ascii_case(scheme))
-}
-
 /// Checks the host at `sp` of `s` (RFC 3986 3.2.2); `next` is where
 /// what follows it starts: the port's `:` or the end of the authority.
 pub(super) fn check_host(

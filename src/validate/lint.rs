@@ -12,7 +12,7 @@
 use super::schemes::Finding;
 use super::uri::{HostKind, Uri};
 use crate::lex::pct_decode;
-use crate::normalize::default_port;
+use crate::scheme::default_port;
 
 /// The service usually listening on a well-known `port`, for messages.
 fn service_on(port: u32) -> Option<&'static str> {

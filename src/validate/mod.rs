@@ -18,7 +18,7 @@ mod fast;
 mod host;
 mod uri;
 
+pub use crate::scheme::scheme_requires_host;
 pub use error::{ErrorKind, UriError};
 pub(crate) use fast::{Quick, quick_check};
-pub use host::scheme_requires_host;
 pub use uri::{Component, HostKind, Uri, percent_encode_disallowed};

@@ -11,6 +11,7 @@
 
 use super::uri::{Component, HostKind, Uri};
 use crate::lex::pct_decode;
+use crate::scheme::{self, Rule};
 
 /// How serious a [`Finding`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,30 +49,27 @@ impl Finding {
 /// for relative references and for URIs that follow their scheme's rules.
 pub fn check(uri: &Uri) -> Vec<Finding> {
     let mut out = Vec::new();
-    let Some(scheme) = uri.scheme() else { return out };
-    // Lower case without allocating: every scheme checked here is short.
-    let mut buf = [0u8; 8];
-    let Some(lower) = buf.get_mut(..scheme.len()) else { return out };
-    lower.copy_from_slice(scheme.as_bytes());
-    lower.make_ascii_lowercase();
+    let Some(facts) = uri.scheme().and_then(scheme::facts) else {
+        return out;
+    };
     let out_ref = &mut out;
-    match &*lower {
-        b"ftp" => ftp(uri, out_ref),
-        b"http" | b"https" => http(uri, out_ref),
-        b"gopher" => gopher(uri, out_ref),
-        b"mailto" => mailto(uri, out_ref),
-        b"news" => news(uri, out_ref),
-        b"nntp" => nntp(uri, out_ref),
-        b"telnet" => telnet(uri, out_ref),
-        b"wais" => wais(uri, out_ref),
-        b"file" => file(uri, out_ref),
-        b"prospero" => prospero(uri, out_ref),
-        b"ws" | b"wss" => ws(uri, out_ref),
-        b"urn" => urn(uri, out_ref),
-        b"tel" => tel(uri, out_ref),
-        b"fax" | b"modem" => fax(uri, out_ref),
-        b"data" => data(uri, out_ref),
-        _ => {}
+    match facts.rule {
+        Rule::Ftp => ftp(uri, out_ref),
+        Rule::Http => http(uri, out_ref),
+        Rule::Gopher => gopher(uri, out_ref),
+        Rule::Mailto => mailto(uri, out_ref),
+        Rule::News => news(uri, out_ref),
+        Rule::Nntp => nntp(uri, out_ref),
+        Rule::Telnet => telnet(uri, out_ref),
+        Rule::Wais => wais(uri, out_ref),
+        Rule::File => file(uri, out_ref),
+        Rule::Prospero => prospero(uri, out_ref),
+        Rule::Ws => ws(uri, out_ref),
+        Rule::Urn => urn(uri, out_ref),
+        Rule::Tel => tel(uri, out_ref),
+        Rule::Fax => fax(uri, out_ref),
+        Rule::Data => data(uri, out_ref),
+        Rule::None => {}
     }
     out
 }

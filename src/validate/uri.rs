@@ -9,7 +9,8 @@ use super::chars::{
     is_iri_char,
 };
 use super::error::{ErrorKind, Span, UriError};
-use super::host::{check_host, is_ipv4, scheme_requires_host};
+use super::host::{check_host, is_ipv4};
+use crate::scheme::scheme_requires_host;
 
 /// A parsed URI reference: the input string plus the byte ranges of its
 /// components. Parsing never copies and never fails.

@@ -1,0 +1,248 @@
+//! Owns what urlx knows about each well-known scheme, in one table:
+//! whether it is found in text without `//`, whether it needs a host, its
+//! default port, whether its empty path is written `/`, which of its own
+//! rules (`validate::schemes`) apply and how validation's fast path
+//! treats it. Adding a scheme is one entry here (and, for new rules, their
+//! function in `validate::schemes`).
+//!
+//! Schemes compare case-insensitively (RFC 3986 3.1).
+
+/// The scheme's own rules, checked by `validate::schemes::check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rule {
+    /// None beyond RFC 3986.
+    None,
+    /// RFC 1738 3.2.
+    Ftp,
+    /// RFC 9110 4.2.1 and 4.2.2.
+    Http,
+    /// RFC 4266.
+    Gopher,
+    /// RFC 6068.
+    Mailto,
+    /// RFC 5538 2.2.
+    News,
+    /// RFC 5538 2.3.
+    Nntp,
+    /// RFC 4248.
+    Telnet,
+    /// RFC 4156.
+    Wais,
+    /// RFC 8089.
+    File,
+    /// RFC 4157.
+    Prospero,
+    /// RFC 6455 3.
+    Ws,
+    /// RFC 8141.
+    Urn,
+    /// RFC 3966.
+    Tel,
+    /// RFC 2806 (fax and modem).
+    Fax,
+    /// RFC 2397.
+    Data,
+}
+
+/// How validation's fast path treats a URL of the scheme that it accepts:
+/// whether the scheme's rules still need checking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fast {
+    /// Its rules hold for whatever the fast path accepts (http and https:
+    /// a host, RFC 9110 4.2.1; userinfo is only a warning, 4.2.4).
+    Holds,
+    /// `validate::schemes::ftp_quick`, then the full check.
+    Ftp,
+    /// `validate::schemes::mailto_quick`, then the full check.
+    Mailto,
+    /// The full check of its rules.
+    Check,
+}
+
+/// The facts about one scheme.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Facts {
+    /// The scheme's name, lower case.
+    pub name: &'static str,
+    /// Found in text without `//` after its colon (`mailto:joe@x`): see
+    /// [`OPAQUE_SCHEMES`].
+    pub opaque: bool,
+    /// A URI of the scheme must have a non-empty host (RFC 3986 3.2.2:
+    /// "the http scheme considers a missing authority or empty host
+    /// invalid").
+    pub needs_host: bool,
+    /// The default port, for RFC 3986 6.2.3 and the port lint.
+    pub default_port: Option<u16>,
+    /// An empty path with an authority is normalized to `/` (RFC 3986
+    /// 6.2.3; for http and https also RFC 9110 4.2.3).
+    pub slash_path: bool,
+    /// Its own rules.
+    pub rule: Rule,
+    /// How the fast path treats it.
+    pub fast: Fast,
+}
+
+/// A scheme with no facts but its name (the entries below say what
+/// differs).
+const fn scheme(name: &'static str) -> Facts {
+    Facts {
+        name,
+        opaque: false,
+        needs_host: false,
+        default_port: None,
+        slash_path: false,
+        rule: Rule::None,
+        fast: Fast::Check,
+    }
+}
+
+/// A scheme found in text without `//`.
+const fn opaque(name: &'static str, rule: Rule) -> Facts {
+    Facts { opaque: true, rule, ..scheme(name) }
+}
+
+/// A server-based scheme: a host is required (the RFC 1738 schemes and
+/// their successors).
+const fn server(name: &'static str, port: Option<u16>, rule: Rule) -> Facts {
+    Facts { needs_host: true, default_port: port, rule, ..scheme(name) }
+}
+
+/// The table, the most frequent schemes first (lookups scan it).
+///
+/// `ldap` needs no host (RFC 4516 allows `ldap:///`, the client's default
+/// server), nor does `file` (`file:///x` has an empty host by design, RFC
+/// 8089). The opaque schemes are those of `mailto:x@y`-like forms that
+/// text commonly holds; any other scheme is recognised only with `//`
+/// after its colon, so that `Note: 10:30` and `std::vec` give nothing.
+const TABLE: [Facts; 34] = [
+    Facts {
+        slash_path: true,
+        fast: Fast::Holds,
+        ..server("http", Some(80), Rule::Http)
+    },
+    Facts {
+        slash_path: true,
+        fast: Fast::Holds,
+        ..server("https", Some(443), Rule::Http)
+    },
+    Facts { fast: Fast::Mailto, ..opaque("mailto", Rule::Mailto) },
+    Facts { default_port: Some(119), ..opaque("news", Rule::News) },
+    opaque("urn", Rule::Urn),
+    opaque("tel", Rule::Tel),
+    opaque("fax", Rule::Fax),
+    opaque("sip", Rule::None),
+    opaque("sips", Rule::None),
+    opaque("xmpp", Rule::None),
+    opaque("magnet", Rule::None),
+    opaque("data", Rule::Data),
+    opaque("geo", Rule::None),
+    opaque("cid", Rule::None),
+    opaque("mid", Rule::None),
+    opaque("sms", Rule::None),
+    Facts {
+        slash_path: true,
+        fast: Fast::Ftp,
+        ..server("ftp", Some(21), Rule::Ftp)
+    },
+    server("gopher", Some(70), Rule::Gopher),
+    server("telnet", Some(23), Rule::Telnet),
+    server("nntp", Some(119), Rule::Nntp),
+    server("wais", Some(210), Rule::Wais),
+    server("prospero", Some(1525), Rule::Prospero),
+    Facts { slash_path: true, ..server("ws", Some(80), Rule::Ws) },
+    Facts { slash_path: true, ..server("wss", Some(443), Rule::Ws) },
+    server("sftp", None, Rule::None),
+    server("ssh", None, Rule::None),
+    server("rtsp", Some(554), Rule::None),
+    server("irc", None, Rule::None),
+    server("git", None, Rule::None),
+    Facts { default_port: Some(143), ..scheme("imap") },
+    Facts { default_port: Some(389), ..scheme("ldap") },
+    Facts { default_port: Some(110), ..scheme("pop") },
+    Facts { rule: Rule::File, ..scheme("file") },
+    Facts { rule: Rule::Fax, ..scheme("modem") },
+];
+
+/// The facts about `scheme` (any case), if it is in the table.
+#[inline]
+pub(crate) fn facts(scheme: &str) -> Option<&'static Facts> {
+    TABLE.iter().find(|f| f.name.eq_ignore_ascii_case(scheme))
+}
+
+/// How many schemes of the table are opaque.
+const OPAQUE_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < TABLE.len() {
+        n += TABLE[i].opaque as usize;
+        i += 1;
+    }
+    n
+};
+
+/// Schemes without `//` that are recognised in bare text: `mailto:x@y`.
+///
+/// A scheme not in this list is only recognised when `//` follows its
+/// colon, so that `Note: 10:30`, `Re: subject` and `std::vec` give
+/// nothing.
+pub const OPAQUE_SCHEMES: &[&str] = &{
+    let mut out = [""; OPAQUE_COUNT];
+    let (mut i, mut n) = (0, 0);
+    while i < TABLE.len() {
+        if TABLE[i].opaque {
+            out[n] = TABLE[i].name;
+            n += 1;
+        }
+        i += 1;
+    }
+    out
+};
+
+/// Whether URIs of `scheme` (compared case-insensitively) must have a
+/// non-empty host: `http`, `https`, `ftp`, `gopher`, `telnet`, `nntp`,
+/// `wais`, `prospero`, `ws`, `wss`, `sftp`, `ssh`, `rtsp`, `irc`, `git`.
+///
+/// `ldap` (RFC 4516 allows `ldap:///`) and `file` (RFC 8089 allows
+/// `file:///path`) are deliberately not in the list.
+pub fn scheme_requires_host(scheme: &str) -> bool {
+    facts(scheme).is_some_and(|f| f.needs_host)
+}
+
+/// The default port of `scheme` (case-insensitive), if known.
+pub fn default_port(scheme: &str) -> Option<u16> {
+    facts(scheme)?.default_port
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_lower_case_and_distinct() {
+        for (i, f) in TABLE.iter().enumerate() {
+            assert_eq!(f.name, f.name.to_ascii_lowercase());
+            assert!(TABLE[..i].iter().all(|g| g.name != f.name), "{}", f.name);
+        }
+    }
+
+    #[test]
+    fn opaque_schemes_come_from_the_table() {
+        assert_eq!(
+            OPAQUE_SCHEMES,
+            [
+                "mailto", "news", "urn", "tel", "fax", "sip", "sips", "xmpp",
+                "magnet", "data", "geo", "cid", "mid", "sms"
+            ]
+        );
+    }
+
+    #[test]
+    fn lookups_ignore_case() {
+        assert!(scheme_requires_host("WsS"));
+        assert!(!scheme_requires_host("file"));
+        assert!(!scheme_requires_host("ldap"));
+        assert_eq!(default_port("HTTPS"), Some(443));
+        assert_eq!(default_port("x"), None);
+        assert_eq!(facts("MAILTO").map(|f| f.rule), Some(Rule::Mailto));
+    }
+}
