@@ -163,10 +163,76 @@ const TABLE: [Facts; 34] = [
     Facts { rule: Rule::Fax, ..scheme("modem") },
 ];
 
+/// A scheme of at most 8 bytes as a number: its bytes, little-endian,
+/// each with bit 5 set (`| 0x20`), which folds ASCII upper-case letters to
+/// lower case and leaves every other byte a scheme may hold (lower-case
+/// letters, digits, `+`, `-`, `.`) as it is; no other byte becomes a
+/// letter. Two schemes have the same key exactly when they are equal
+/// ignoring case (the table's names are lower-case letters).
+const fn key(b: &[u8]) -> u64 {
+    let mut k = 0u64;
+    let mut i = 0;
+    while i < b.len() {
+        k |= ((b[i] | 0x20) as u64) << (8 * i);
+        i += 1;
+    }
+    k
+}
+
+/// Slots of [`INDEX`]: a power of two, several times the table's size so
+/// that a lookup almost always compares one key.
+const SLOTS: usize = 128;
+
+/// Where the search for `key` starts in [`INDEX`] (Fibonacci hashing).
+const fn slot(key: u64) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 57) as usize
+}
+
+/// The key of each entry of the table.
+const KEYS: [u64; TABLE.len()] = {
+    let mut keys = [0; TABLE.len()];
+    let mut i = 0;
+    while i < TABLE.len() {
+        assert!(TABLE[i].name.len() <= 8);
+        keys[i] = key(TABLE[i].name.as_bytes());
+        i += 1;
+    }
+    keys
+};
+
+/// An open-addressed hash of the table: the index of each entry at (or
+/// after, probing linearly) the [`slot`] of its key; `u8::MAX` for an
+/// empty slot.
+static INDEX: [u8; SLOTS] = {
+    let mut index = [u8::MAX; SLOTS];
+    let mut i = 0;
+    while i < TABLE.len() {
+        let mut s = slot(KEYS[i]);
+        while index[s] != u8::MAX {
+            s = (s + 1) % SLOTS;
+        }
+        index[s] = i as u8;
+        i += 1;
+    }
+    index
+};
+
 /// The facts about `scheme` (any case), if it is in the table.
 #[inline]
 pub(crate) fn facts(scheme: &str) -> Option<&'static Facts> {
-    TABLE.iter().find(|f| f.name.eq_ignore_ascii_case(scheme))
+    let b = scheme.as_bytes();
+    if b.is_empty() || b.len() > 8 {
+        return None;
+    }
+    let k = key(b);
+    let mut s = slot(k);
+    loop {
+        let i = usize::from(INDEX[s]);
+        if *KEYS.get(i)? == k {
+            return TABLE.get(i);
+        }
+        s = (s + 1) % SLOTS;
+    }
 }
 
 /// How many schemes of the table are opaque.
@@ -234,6 +300,35 @@ mod tests {
                 "magnet", "data", "geo", "cid", "mid", "sms"
             ]
         );
+    }
+
+    #[test]
+    fn every_entry_is_found_in_any_case() {
+        for f in &TABLE {
+            assert_eq!(facts(f.name).map(|g| g.name), Some(f.name));
+            let upper = f.name.to_ascii_uppercase();
+            assert_eq!(facts(&upper).map(|g| g.name), Some(f.name));
+            // Bytes next to the letters in ASCII are not folded into them.
+            let near: String = f
+                .name
+                .chars()
+                .map(|c| (c as u8 - 0x20 + 0x1f) as char)
+                .collect();
+            assert!(facts(&near).is_none(), "{near}");
+        }
+        for s in [
+            "",
+            "h",
+            "htt",
+            "httpx",
+            "xhttp",
+            "é",
+            "mailt0",
+            "HTTP\0",
+            "prosperos",
+        ] {
+            assert!(facts(s).is_none(), "{s}");
+        }
     }
 
     #[test]
