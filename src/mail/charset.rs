@@ -23,7 +23,7 @@ use encoding_rs::{
     UTF_8, UTF_16BE, UTF_16LE,
 };
 
-use super::mime::{MapBuilder, OffsetMap};
+use super::offsets::{MapBuilder, OffsetMap};
 
 /// A charset text is converted from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -17,6 +17,7 @@ mod charset;
 pub mod html;
 pub(crate) mod mbox;
 pub mod mime;
+mod offsets;
 
 use std::collections::HashMap;
 use std::sync::Arc;

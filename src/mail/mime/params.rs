@@ -1,0 +1,268 @@
+//! Structured header field values (RFC 2045 5.1): the media type and its
+//! parameters, quoted strings, and RFC 2231 parameter continuations and
+//! charsets.
+
+use encoding_rs::{Encoding, UTF_8};
+
+/// Most RFC 2231 continuation sections joined for one parameter.
+const MAX_SECTIONS: usize = 128;
+
+/// Parameters of a structured header field, names lowercased.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Params {
+    pub(super) list: Vec<(String, String)>,
+}
+
+impl Params {
+    pub(super) fn get(&self, name: &str) -> Option<String> {
+        self.list.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+    }
+}
+
+/// Splits `type/subtype; a=b; c="d"` into the lowercased main value
+/// (whitespace and comments removed) and its parameters.
+pub(super) fn parse_structured(value: &str) -> (String, Params) {
+    let mut segments: Vec<String> = Vec::new();
+    // Each segment is at most the whole value: one allocation each.
+    let mut cur = String::with_capacity(value.len());
+    let mut quoted = false;
+    let mut escaped = false;
+    let mut comment = 0usize;
+    for c in value.chars() {
+        if quoted {
+            cur.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                quoted = false;
+            }
+            continue;
+        }
+        if comment > 0 {
+            match c {
+                '(' => comment += 1,
+                ')' => comment -= 1,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                quoted = true;
+                cur.push(c);
+            }
+            '(' => comment = 1,
+            ';' => segments.push(std::mem::replace(
+                &mut cur,
+                String::with_capacity(value.len()),
+            )),
+            _ => cur.push(c),
+        }
+    }
+    segments.push(cur);
+    let mut iter = segments.into_iter();
+    let main: String = iter
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    // (base name, section, extended, value)
+    let mut raw_params: Vec<(String, Option<usize>, bool, String)> =
+        Vec::new();
+    for seg in iter {
+        let Some((name, val)) = seg.split_once('=') else { continue };
+        let name = name.trim().to_ascii_lowercase();
+        let val = unquote(val.trim());
+        let (name, extended) = match name.strip_suffix('*') {
+            Some(n) => (n.to_string(), true),
+            None => (name, false),
+        };
+        let (base, section) = match name.split_once('*') {
+            Some((b, n)) => match n.parse::<usize>() {
+                Ok(n) => (b.to_string(), Some(n)),
+                Err(_) => (name.clone(), None),
+            },
+            None => (name, None),
+        };
+        if !base.is_empty() {
+            raw_params.push((base, section, extended, val));
+        }
+    }
+    let mut params = Params::default();
+    for (base, _, _, val) in &raw_params {
+        if params.list.iter().any(|(n, _)| n == base) {
+            continue;
+        }
+        let rfc2231 = raw_params
+            .iter()
+            .any(|(b, s, e, _)| b == base && (s.is_some() || *e));
+        // An RFC 2231 form wins over a plain value beside it.
+        let value = if rfc2231 {
+            join_2231(base, &raw_params).unwrap_or_else(|| val.clone())
+        } else {
+            val.clone()
+        };
+        params.list.push((base.clone(), value));
+    }
+    (main, params)
+}
+
+pub(super) fn unquote(v: &str) -> String {
+    let Some(inner) = v.strip_prefix('"') else { return v.to_string() };
+    let mut out = String::new();
+    let mut escaped = false;
+    for c in inner.chars() {
+        if escaped {
+            out.push(c);
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else if c == '"' {
+            break;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Joins the RFC 2231 sections of parameter `base` (`name*=` or
+/// `name*0*=`, `name*1=`, ...) and decodes them.
+pub(super) fn join_2231(
+    base: &str,
+    all: &[(String, Option<usize>, bool, String)],
+) -> Option<String> {
+    let mut bytes = Vec::new();
+    let mut charset: Option<String> = None;
+    let single =
+        all.iter().find(|(b, s, e, _)| b == base && s.is_none() && *e);
+    let mut sections: Vec<(usize, bool, &str)> = Vec::new();
+    if let Some((_, _, _, v)) = single {
+        sections.push((0, true, v));
+    } else {
+        for n in 0..MAX_SECTIONS {
+            let Some((_, _, e, v)) =
+                all.iter().find(|(b, s, _, _)| b == base && *s == Some(n))
+            else {
+                break;
+            };
+            sections.push((n, *e, v));
+        }
+    }
+    if sections.is_empty() {
+        return None;
+    }
+    for (n, extended, v) in sections {
+        if !extended {
+            bytes.extend_from_slice(v.as_bytes());
+            continue;
+        }
+        let mut v = v;
+        if n == 0 {
+            let mut it = v.splitn(3, '\'');
+            if let (Some(cs), Some(_lang), Some(rest)) =
+                (it.next(), it.next(), it.next())
+            {
+                charset = Some(cs.to_string());
+                v = rest;
+            }
+        }
+        bytes.extend(unescape(v.as_bytes(), b'%', false));
+    }
+    let enc = charset
+        .as_deref()
+        .filter(|c| !is_ascii_label(c))
+        .and_then(|c| Encoding::for_label(c.as_bytes()))
+        .unwrap_or(UTF_8);
+    Some(enc.decode_without_bom_handling(&bytes).0.into_owned())
+}
+
+pub(super) fn hex_pair(a: Option<&u8>, b: Option<&u8>) -> Option<u8> {
+    let hex = crate::lex::hex_val;
+    Some(hex(*a?)? << 4 | hex(*b?)?)
+}
+
+/// `v` with each `marker` followed by two hex digits decoded (`%41` in
+/// RFC 2231 values, `=41` in RFC 2047 Q words, where `_` is also a
+/// space when `underscore_space`); anything else is kept as it is.
+pub(super) fn unescape(
+    v: &[u8],
+    marker: u8,
+    underscore_space: bool,
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(v.len());
+    let mut i = 0;
+    while let Some(&c) = v.get(i) {
+        let pair = if c == marker {
+            hex_pair(v.get(i + 1), v.get(i + 2))
+        } else {
+            None
+        };
+        if let Some(b) = pair {
+            out.push(b);
+            i += 3;
+            continue;
+        }
+        out.push(if underscore_space && c == b'_' { b' ' } else { c });
+        i += 1;
+    }
+    out
+}
+
+/// The field name of a header line and the index of its colon.
+pub(super) fn field_name(line: &[u8]) -> Option<(&str, usize)> {
+    let colon = memchr::memchr(b':', line)?;
+    let name = line.get(..colon)?;
+    let trimmed_len = name
+        .iter()
+        .rposition(|&c| c != b' ' && c != b'\t')
+        .map_or(0, |i| i + 1);
+    let name = name.get(..trimmed_len)?;
+    if name.is_empty() || !name.iter().all(|&c| (33..=126).contains(&c)) {
+        return None;
+    }
+    // Printable ASCII: UTF-8 as it is.
+    Some((std::str::from_utf8(name).ok()?, colon))
+}
+
+pub(super) fn is_media_type(s: &str) -> bool {
+    let tok = |t: &str| {
+        !t.is_empty()
+            && t.bytes().all(|c| {
+                c.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&c)
+            })
+    };
+    s.split_once('/').is_some_and(|(a, b)| tok(a) && tok(b))
+}
+
+pub(super) fn is_ascii_label(l: &str) -> bool {
+    let l = l.trim().to_ascii_lowercase();
+    matches!(
+        l.as_str(),
+        "" | "us-ascii" | "ascii" | "ansi_x3.4-1968" | "us" | "iso646-us"
+    )
+}
+
+/// A `Content-Base` or `Content-Location` value: whitespace removed
+/// (section 5.1.1 of the url-syntax draft), `<...>` and quotes dropped.
+pub(super) fn uri_value(value: &str) -> String {
+    let s: String = value.chars().filter(|c| !c.is_whitespace()).collect();
+    let s =
+        s.strip_prefix('<').and_then(|t| t.strip_suffix('>')).unwrap_or(&s);
+    let s = s.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(s);
+    s.to_string()
+}
+
+pub(super) fn message_id(value: &str) -> Option<String> {
+    let v = value.trim();
+    let id = match (v.find('<'), v.find('>')) {
+        (Some(a), Some(b)) if a < b => v.get(a + 1..b).unwrap_or(""),
+        _ => v,
+    };
+    let id = id.trim();
+    if id.is_empty() { None } else { Some(id.to_string()) }
+}

@@ -1,0 +1,253 @@
+//! Content transfer encodings (RFC 2045 6): quoted-printable, including
+//! recognising a body that is plainly quoted-printable though not
+//! declared so, and base64.
+
+use super::params::*;
+use crate::mail::offsets::{MapBuilder, OffsetMap};
+use memchr::memmem;
+
+/// Whether a body not declared quoted-printable plainly is, judged only
+/// on evidence no unencoded text gives by chance, because a wrong guess
+/// would change URLs that are right as written (`?q=da-x` would become
+/// `?q\u{da}-x`):
+///
+/// - every `=` is one an encoder writes (RFC 2045 6.7): a soft line
+///   break (`=` before the line end, rule 5, transport padding allowed)
+///   or `=` and two hexadecimal digits in uppercase, as rule 1 requires
+///   of encoders (a lowercase pair, `=0 ` or `="` rules the guess out);
+/// - there is an encoded `=` (`=3D`, which rule 1 makes every encoder
+///   write for a literal `=`) and a soft line break;
+/// - no escape inside a `scheme://` run (up to whitespace, a quote or
+///   `<` `>`) decodes to anything but printable ASCII: an encoded URL
+///   decodes to a URL (RFC 3986 section 2 allows only those characters),
+///   while `?id=C3FF` written as is would decode to bytes no URL has.
+///
+/// Lines of MIME structure are not looked at: a delimiter line (`--`
+/// and a boundary, RFC 2046 5.1.1) and the header fields that follow
+/// it. They are found in the body of a multipart whose own
+/// `Content-Type` was lost (the body is then read as one text, its
+/// parts' bodies encoded, their delimiters and headers not).
+pub(super) fn looks_quoted_printable(body: &[u8]) -> bool {
+    // Most bodies have no `=3D`: no need to read them line by line.
+    if memmem::find(body, b"=3D").is_none() {
+        return false;
+    }
+    let mut encoded_eq = false;
+    let mut soft = false;
+    // Whether the `=` being looked at is inside a `scheme://` run.
+    let mut in_url = false;
+    let mut in_part_header = false;
+    let mut start = 0;
+    while start < body.len() {
+        let rest = body.get(start..).unwrap_or(&[]);
+        let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        let line = rest.get(..end).unwrap_or(&[]);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        start += end + 1;
+        if in_part_header {
+            in_part_header = !line.is_empty();
+            continue;
+        }
+        if is_delimiter_line(line) {
+            let next = body.get(start..).unwrap_or(&[]);
+            let next = next.split(|&c| c == b'\n').next().unwrap_or(&[]);
+            in_part_header = field_name(next).is_some();
+            in_url = false;
+            continue;
+        }
+        let mut read = 0;
+        let mut soft_here = false;
+        for i in memchr::memchr_iter(b'=', line) {
+            let before = line.get(read..i).unwrap_or(&[]);
+            in_url = url_run_continues(before, in_url);
+            let after = line.get(i + 1..).unwrap_or(&[]);
+            if after.iter().all(|&c| c == b' ' || c == b'\t') {
+                // A soft break: the run goes on after the line end.
+                soft_here = true;
+                break;
+            }
+            let upper = |c: Option<&u8>| {
+                c.is_some_and(|c| matches!(c, b'0'..=b'9' | b'A'..=b'F'))
+            };
+            let (a, b) = (line.get(i + 1), line.get(i + 2));
+            let Some(v) = hex_pair(a, b).filter(|_| upper(a) && upper(b))
+            else {
+                return false;
+            };
+            if in_url && !(0x21..=0x7e).contains(&v) {
+                return false;
+            }
+            encoded_eq |= v == b'=';
+            read = i + 3;
+        }
+        soft |= soft_here;
+        in_url &= soft_here;
+    }
+    encoded_eq && soft
+}
+
+/// A multipart delimiter line: `--` and a boundary without whitespace
+/// (RFC 2046 5.1.1; trailing whitespace allowed).
+pub(super) fn is_delimiter_line(line: &[u8]) -> bool {
+    let rest = line.strip_prefix(b"--").unwrap_or(&[]).trim_ascii_end();
+    !rest.is_empty() && !rest.iter().any(|&c| c == b' ' || c == b'\t')
+}
+
+/// Whether a `scheme://` run that was open (`open`) before `bytes`, or
+/// starts in them, is still open after them: a run starts at `://` and
+/// ends at whitespace, a quote, `<` or `>`.
+pub(super) fn url_run_continues(bytes: &[u8], open: bool) -> bool {
+    let stop = |c: &u8| {
+        matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'\'' | b'<' | b'>')
+    };
+    match bytes.iter().rposition(stop) {
+        Some(d) => {
+            memmem::find(bytes.get(d..).unwrap_or(&[]), b"://").is_some()
+        }
+        None => open || memmem::find(bytes, b"://").is_some(),
+    }
+}
+
+/// Decodes quoted-printable `body` (at raw offset `base`). Returns the
+/// bytes, their map, and whether the input was valid.
+pub(super) fn decode_qp(
+    body: &[u8],
+    base: usize,
+) -> (Vec<u8>, OffsetMap, bool) {
+    let mut out = Vec::with_capacity(body.len());
+    let mut b = MapBuilder::default();
+    let mut clean = true;
+    // Whether the output ends inside a `scheme://` run (no whitespace
+    // since its `://`).
+    let mut in_url = false;
+    let mut i = 0;
+    while i < body.len() {
+        let rest = body.get(i..).unwrap_or(&[]);
+        let run = memchr::memchr(b'=', rest).unwrap_or(rest.len());
+        if run > 0 {
+            b.push(out.len(), base + i, true);
+            let text = rest.get(..run).unwrap_or(&[]);
+            let from = out.len().saturating_sub(2);
+            out.extend_from_slice(text);
+            in_url = url_run_continues(&out[from..], in_url);
+            i += run;
+            continue;
+        }
+        // body[i] is '='.
+        let mut j = i + 1;
+        while matches!(body.get(j), Some(b' ' | b'\t')) {
+            j += 1;
+        }
+        match (body.get(j), body.get(j + 1)) {
+            (Some(b'\r'), Some(b'\n')) => {
+                i = j + 2;
+                continue;
+            }
+            (Some(b'\n'), _) | (None, _) => {
+                i = j + 1;
+                continue;
+            }
+            _ => {}
+        }
+        let escape = hex_pair(body.get(i + 1), body.get(i + 2))
+            .filter(|&v| !in_url || url_escape(&body[i + 1..i + 3], v));
+        if let Some(v) = escape {
+            b.push_ratio(out.len(), base + i, 3, 1);
+            out.push(v);
+            in_url = url_run_continues(&[v], in_url);
+            i += 3;
+        } else {
+            clean = false;
+            b.push(out.len(), base + i, true);
+            out.push(b'=');
+            i += 1;
+        }
+    }
+    (out, b.finish(base), clean)
+}
+
+/// Whether the escape `=` `hex` (value `v`) inside a URL was written by
+/// a quoted-printable encoder: upper-case hex (RFC 2045 6.7 (1): "must
+/// be used") and a byte that is text, not a control. Otherwise it is a
+/// `=` of the URL that its writer left unencoded (`?id=dcx007`,
+/// `?spam_id=100115`) and stays as written.
+pub(super) fn url_escape(hex: &[u8], v: u8) -> bool {
+    !hex.iter().any(u8::is_ascii_lowercase)
+        && (v >= 0x20 && v != 0x7F || matches!(v, b'\t' | b'\r' | b'\n'))
+}
+
+pub(super) fn b64_value(c: u8) -> Option<u32> {
+    Some(u32::from(match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => return None,
+    }))
+}
+
+/// Decodes base64, skipping whitespace and (with a `false` result)
+/// other characters, up to the first `=`.
+/// The length of the base64 data at the start of a part's body: up to
+/// the first line, after the data began, that holds a character outside
+/// the base64 alphabet (RFC 2045 6.8: encoded lines hold only it, `=`
+/// and line ends), or the line after one with `=` padding. What follows
+/// is text appended to the part, not data.
+pub(super) fn base64_extent(body: &[u8]) -> usize {
+    let mut started = false;
+    let mut pos = 0;
+    for line in body.split_inclusive(|&b| b == b'\n') {
+        let text = line.trim_ascii_end();
+        if text.is_empty() {
+            pos += line.len();
+            continue;
+        }
+        let data = text.iter().all(|&c| b64_value(c).is_some() || c == b'=');
+        if !data && started {
+            return pos;
+        }
+        started |= data;
+        pos += line.len();
+        if data && text.contains(&b'=') {
+            // The padding ends the data; text may follow.
+            let rest = &body[pos..];
+            let next = rest.iter().position(|b| !b.is_ascii_whitespace());
+            return next.map_or(body.len(), |n| pos + n);
+        }
+    }
+    body.len()
+}
+
+pub(super) fn decode_base64(input: &[u8]) -> (Vec<u8>, bool) {
+    let mut out = Vec::with_capacity(input.len() / 4 * 3 + 3);
+    let mut acc = 0u32;
+    let mut n = 0;
+    let mut clean = true;
+    for &c in input {
+        if let Some(v) = b64_value(c) {
+            acc = acc << 6 | v;
+            n += 1;
+            if n == 4 {
+                out.extend_from_slice(&[
+                    (acc >> 16) as u8,
+                    (acc >> 8) as u8,
+                    acc as u8,
+                ]);
+                acc = 0;
+                n = 0;
+            }
+        } else if c == b'=' {
+            break;
+        } else if !c.is_ascii_whitespace() {
+            clean = false;
+        }
+    }
+    match n {
+        2 => out.push((acc >> 4) as u8),
+        3 => out.extend_from_slice(&[(acc >> 10) as u8, (acc >> 2) as u8]),
+        1 => clean = false,
+        _ => {}
+    }
+    (out, clean)
+}

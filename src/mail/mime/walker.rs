@@ -1,0 +1,810 @@
+//! The MIME entity walker: the header fields and parts of one message
+//! (RFC 2045, 2046), each decoded into a piece of UTF-8 text to scan, with
+//! its base URI and where it came from.
+
+use super::flowed::*;
+use super::multipart::*;
+use super::params::*;
+use super::transfer::*;
+use super::words::*;
+use super::yenc::*;
+use crate::mail::charset::{Charset, convert};
+use crate::mail::offsets::{MapBuilder, OffsetMap};
+use crate::resolve::resolve_str;
+use crate::sanitize::excerpt;
+use crate::validate::Uri;
+use encoding_rs::{UTF_8, WINDOWS_1252};
+
+/// Limits and choices for [`parse_message`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MimeOptions {
+    /// Deepest nesting of multiparts and embedded messages that is
+    /// walked; the body of an entity deeper than this is scanned as
+    /// undecoded `text/plain` (with a warning).
+    pub max_depth: usize,
+    /// Most MIME entities (the message itself, every part, every
+    /// embedded message) walked in one message; the rest of each
+    /// multipart and embedded message past the limit is scanned as
+    /// undecoded `text/plain` (with a warning), a piece whose part is the
+    /// multipart's path and `rest`.
+    pub max_parts: usize,
+    /// Scan non-text parts (images, `application/*`, ...) too, read as
+    /// UTF-8 lossily after their transfer encoding is undone.
+    pub attachments: bool,
+    /// Leave out the header fields that cannot hold a URL with a scheme:
+    /// ASCII without encoded words (nothing to decode) and without a
+    /// colon after a letter (or after a digit and before `/`), like
+    /// `Date` or `Received`.
+    /// For a caller that looks for `scheme:` URLs only (not abbreviated
+    /// forms, addresses or defanged URLs).
+    pub skip_fields_without_scheme: bool,
+}
+
+impl Default for MimeOptions {
+    /// Depth 32, 10,000 parts, no attachments, every header field.
+    fn default() -> Self {
+        MimeOptions {
+            max_depth: 32,
+            max_parts: 10_000,
+            attachments: false,
+            skip_fields_without_scheme: false,
+        }
+    }
+}
+
+/// Whether a raw header field value may hold a `scheme:` URL once
+/// unfolded and decoded: it has a byte to decode (8-bit, or `=?` of an
+/// RFC 2047 encoded word) or a colon that passes the scanner's early
+/// reject. Unfolding removes only line breaks that are followed by
+/// whitespace, so it changes neither byte around a colon that the
+/// reject looks at into a letter, digit or `/`.
+fn may_hold_scheme(raw: &[u8]) -> bool {
+    !raw.is_ascii()
+        || memchr::memmem::find(raw, b"=?").is_some()
+        || memchr::memchr_iter(b':', raw)
+            .any(|i| crate::scan::plausible(raw, i))
+}
+
+/// Where a piece of text came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PieceKind {
+    /// A header field; the field name as written (`List-Unsubscribe`).
+    Header(String),
+    /// A `text/*` part other than `text/html` (or, with
+    /// [`MimeOptions::attachments`], a non-text part), or the preamble
+    /// or epilogue of a multipart.
+    Text,
+    /// A `text/html` part: the HTML source, as UTF-8.
+    Html,
+}
+
+/// Which transfer encoding was undone to get a piece's text (the type
+/// of [`Hit`](crate::Hit)'s provenance): for a header field, the kind
+/// of its RFC 2047 encoded words (`Q` as quoted-printable, `B` as
+/// base64).
+pub use crate::hit::Decoded;
+
+/// One piece of text to scan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// Header field or body part.
+    pub source: PieceKind,
+    /// MIME part path: `""` for the message's own headers and for the
+    /// body of a message that is not multipart; `"1"`, `"2"`, `"2.1"`
+    /// for the children of multiparts (1-based, nested with dots). A
+    /// part's own header fields and, for a `message/rfc822` part, the
+    /// embedded message's header fields and its (non-multipart) body
+    /// carry the part's path; the children of an embedded multipart
+    /// are `"2.1"`, `"2.2"`, ... The preamble and the epilogue of a
+    /// multipart (RFC 2046 5.1.1) are its path and `preamble` or
+    /// `epilogue`: `"epilogue"` for the message's own multipart,
+    /// `"2.preamble"` for that of a multipart in part 2 (a section
+    /// name after a part number, as IMAP's `2.MIME` in RFC 3501 6.4.5).
+    pub part: String,
+    /// The transfer encoding that was undone.
+    pub decoded: Decoded,
+    /// The text, UTF-8. Header values are unfolded and their encoded
+    /// words decoded; body text keeps its line ends (CRLF or LF). The
+    /// yEnc blocks of [`PieceKind::Text`] pieces in an ASCII-compatible
+    /// charset are left out.
+    pub text: String,
+    /// Text offsets to raw offsets.
+    pub map: OffsetMap,
+    /// The base URI in effect for this part (absolute), if any.
+    pub base: Option<String>,
+    /// Lowercased `type/subtype` of the part (for a header, of the
+    /// entity whose header it is).
+    pub content_type: String,
+}
+
+/// What [`parse_message`] found in one message.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Parsed {
+    /// The top-level `Message-ID`, without the `<` `>`.
+    pub message_id: Option<String>,
+    /// Header pieces first, then body pieces, walking the MIME tree in
+    /// raw order (an entity's header pieces come right before its
+    /// body's pieces).
+    pub pieces: Vec<Piece>,
+    /// Human-readable notes on bad input, each at most once, such as
+    /// `part 2: invalid base64 (decoded what could be)`.
+    pub warnings: Vec<String>,
+}
+
+/// Most warnings kept for one message.
+const MAX_WARNINGS: usize = 64;
+
+/// Decodes one message: see the [module documentation](super).
+pub fn parse_message(raw: &[u8], opts: &MimeOptions) -> Parsed {
+    let mut pieces = Vec::new();
+    let mut parsed = walk_message(raw, opts, &mut |_, p| pieces.push(p));
+    parsed.pieces = pieces;
+    parsed
+}
+
+/// Decodes one message as [`parse_message`] does, but gives each piece
+/// to `each` as soon as it is decoded, with what is known so far (the
+/// Message-ID is, from the first piece on: it is in the top-level
+/// header; warnings may come later), so that only one piece is held at
+/// a time; the [`Parsed`] returned has no pieces.
+pub(crate) fn walk_message(
+    raw: &[u8],
+    opts: &MimeOptions,
+    each: &mut dyn FnMut(&Parsed, Piece),
+) -> Parsed {
+    let mut w = Walker {
+        raw,
+        opts,
+        parsed: Parsed::default(),
+        each,
+        entities: 0,
+        parts_warned: false,
+    };
+    w.entity(0, raw.len(), "", 0, None, false, true);
+    w.parsed
+}
+
+/// A header field, located in the raw message.
+struct Field<'a> {
+    /// As written (printable ASCII, borrowed from the message).
+    name: &'a str,
+    /// Raw range of the value: after the colon, up to (not including)
+    /// the line end of its last line.
+    value: (usize, usize),
+}
+
+/// What an entity's header says about its body.
+#[derive(Default)]
+struct Info {
+    content_type: Option<String>,
+    params: Params,
+    transfer: Option<String>,
+    base: Option<String>,
+    location: Option<String>,
+    attachment: bool,
+    message_id: Option<String>,
+}
+
+struct Walker<'a, 'f> {
+    raw: &'a [u8],
+    opts: &'a MimeOptions,
+    /// The Message-ID and the warnings; the pieces go to `each`.
+    parsed: Parsed,
+    each: &'f mut dyn FnMut(&Parsed, Piece),
+    entities: usize,
+    parts_warned: bool,
+}
+
+fn where_(path: &str) -> String {
+    if path.is_empty() {
+        "message".to_string()
+    } else {
+        format!("part {path}")
+    }
+}
+
+fn child_path(path: &str, k: impl std::fmt::Display) -> String {
+    if path.is_empty() { k.to_string() } else { format!("{path}.{k}") }
+}
+
+impl<'a> Walker<'a, '_> {
+    fn warn(&mut self, msg: String) {
+        let w = &mut self.parsed.warnings;
+        if w.len() < MAX_WARNINGS && !w.contains(&msg) {
+            w.push(msg);
+        }
+    }
+
+    /// Walks one entity (header and body) in `raw[start..end]`.
+    #[allow(clippy::too_many_arguments)]
+    fn entity(
+        &mut self,
+        start: usize,
+        end: usize,
+        path: &str,
+        depth: usize,
+        inherited: Option<&str>,
+        digest_child: bool,
+        top: bool,
+    ) {
+        self.entities += 1;
+        if self.entities > self.opts.max_parts {
+            self.rest_as_text(start, end, path, inherited);
+            return;
+        }
+        let (fields, body_start) = self.split_header(start, end, path);
+        let info = self.header_info(&fields, path);
+        if top {
+            self.parsed.message_id = info.message_id.clone();
+        }
+        let base = self.part_base(&info, inherited, path);
+        let ct = match &info.content_type {
+            Some(ct) => ct.clone(),
+            None if digest_child => "message/rfc822".to_string(),
+            None => "text/plain".to_string(),
+        };
+        for f in &fields {
+            self.header_piece(f, path, &base, &ct);
+        }
+        self.body(&info, &ct, body_start, end, path, depth, base.as_deref());
+    }
+
+    /// Splits the header section off `raw[start..end]`: the fields and
+    /// where the body starts.
+    fn split_header(
+        &mut self,
+        start: usize,
+        end: usize,
+        path: &str,
+    ) -> (Vec<Field<'a>>, usize) {
+        let raw = self.raw.get(..end).unwrap_or(self.raw);
+        let mut fields: Vec<Field<'a>> = Vec::new();
+        let mut pos = start;
+        let mut first = true;
+        while pos < end {
+            let line_end =
+                memchr::memchr(b'\n', raw.get(pos..).unwrap_or(&[]))
+                    .map_or(end, |i| pos + i);
+            let next = (line_end + 1).min(end);
+            let mut content_end = line_end;
+            if content_end > pos && raw.get(content_end - 1) == Some(&b'\r') {
+                content_end -= 1;
+            }
+            let line = raw.get(pos..content_end).unwrap_or(&[]);
+            if line.is_empty() {
+                return (fields, next);
+            }
+            let is_first = first;
+            first = false;
+            if matches!(line.first(), Some(b' ' | b'\t')) {
+                if let Some(f) = fields.last_mut() {
+                    f.value.1 = content_end;
+                }
+                pos = next;
+                continue;
+            }
+            match field_name(line) {
+                Some((name, colon)) => {
+                    fields.push(Field {
+                        name,
+                        value: (pos + colon + 1, content_end),
+                    });
+                }
+                None if is_first && line.starts_with(b"From ") => {}
+                None => {
+                    let w = where_(path);
+                    self.warn(format!(
+                        "{w}: header ended by a line that is not a field"
+                    ));
+                    return (fields, pos);
+                }
+            }
+            pos = next;
+        }
+        (fields, end)
+    }
+
+    /// The unfolded value of a field: its bytes and their raw offsets.
+    fn unfold(&self, field: &Field<'_>) -> (Vec<u8>, OffsetMap) {
+        let (s, e) = field.value;
+        let v = self.raw.get(s..e).unwrap_or(&[]);
+        let mut b = MapBuilder::default();
+        let body = v.strip_suffix(b"\n").unwrap_or(v);
+        if memchr::memchr(b'\n', body).is_none() {
+            let v = body;
+            // Not folded (most fields): one run, trimmed.
+            let lead = v.iter().take_while(|&&c| c == b' ' || c == b'\t');
+            let from = lead.count();
+            let mut to = v.len();
+            while to > from && matches!(v[to - 1], b' ' | b'\t' | b'\r') {
+                to -= 1;
+            }
+            b.push(0, s + from, true);
+            return (v[from..to].to_vec(), b.finish(s));
+        }
+        let mut bytes = Vec::with_capacity(v.len());
+        // RFC 5322 2.2.3: unfolding removes each CRLF (or LF) that is
+        // followed by whitespace; leading whitespace is dropped. The
+        // value is copied a line at a time.
+        let fold_at = |i: usize| {
+            v[i] == b'\n' || (v[i] == b'\r' && v.get(i + 1) == Some(&b'\n'))
+        };
+        let mut i = 0;
+        while i < v.len() && (matches!(v[i], b' ' | b'\t') || fold_at(i)) {
+            i += 1;
+        }
+        while i < v.len() {
+            let nl = memchr::memchr(b'\n', &v[i..]).map_or(v.len(), |p| i + p);
+            let mut end = nl;
+            if nl < v.len() && end > i && v[end - 1] == b'\r' {
+                end -= 1;
+            }
+            if end > i {
+                b.push(bytes.len(), s + i, true);
+                bytes.extend_from_slice(&v[i..end]);
+            }
+            i = nl + 1;
+        }
+        while matches!(bytes.last(), Some(b' ' | b'\t' | b'\r')) {
+            bytes.pop();
+        }
+        (bytes, b.finish(s))
+    }
+
+    fn header_info(&mut self, fields: &[Field<'_>], path: &str) -> Info {
+        let mut info = Info::default();
+        const SLOTS: [&str; 6] = [
+            "content-type",
+            "content-transfer-encoding",
+            "content-base",
+            "content-location",
+            "content-disposition",
+            "message-id",
+        ];
+        for f in fields {
+            // Most fields are none of these: no lowercase copy for them.
+            if !SLOTS.iter().any(|s| f.name.eq_ignore_ascii_case(s)) {
+                continue;
+            }
+            let name = f.name.to_ascii_lowercase();
+            let (bytes, _) = self.unfold(f);
+            let value = String::from_utf8_lossy(&bytes).into_owned();
+            match name.as_str() {
+                "content-type" if info.content_type.is_none() => {
+                    let (main, params) = parse_structured(&value);
+                    let ct = if is_media_type(&main) {
+                        main
+                    } else {
+                        let w = where_(path);
+                        self.warn(format!(
+                            "{w}: invalid Content-Type {:?}, \
+                             read as text/plain",
+                            excerpt(&main)
+                        ));
+                        "text/plain".to_string()
+                    };
+                    info.content_type = Some(ct);
+                    info.params = params;
+                }
+                "content-transfer-encoding" if info.transfer.is_none() => {
+                    let (main, _) = parse_structured(&value);
+                    info.transfer = Some(main);
+                }
+                "content-base" if info.base.is_none() => {
+                    info.base = Some(uri_value(&value));
+                }
+                "content-location" if info.location.is_none() => {
+                    info.location = Some(uri_value(&value));
+                }
+                "content-disposition" => {
+                    let (main, _) = parse_structured(&value);
+                    info.attachment |= main == "attachment";
+                }
+                "message-id" if info.message_id.is_none() => {
+                    info.message_id = message_id(&value);
+                }
+                _ => {}
+            }
+        }
+        info
+    }
+
+    /// The base URI for an entity (section 5.1 of the url-syntax draft).
+    fn part_base(
+        &mut self,
+        info: &Info,
+        inherited: Option<&str>,
+        path: &str,
+    ) -> Option<String> {
+        if let Some(cb) = info.base.as_deref().filter(|s| !s.is_empty()) {
+            if Uri::parse(cb).is_absolute() {
+                return Some(cb.to_string());
+            }
+            let w = where_(path);
+            self.warn(format!("{w}: relative Content-Base ignored"));
+        }
+        if let Some(cl) = info.location.as_deref().filter(|s| !s.is_empty()) {
+            if Uri::parse(cl).is_absolute() {
+                return Some(cl.to_string());
+            }
+            // RFC 3986 section 5.2, as for every other reference.
+            if let Some(Ok(r)) = inherited.map(|b| resolve_str(b, cl)) {
+                return Some(r);
+            }
+        }
+        inherited.map(str::to_string)
+    }
+
+    fn header_piece(
+        &mut self,
+        f: &Field<'_>,
+        path: &str,
+        base: &Option<String>,
+        ct: &str,
+    ) {
+        // `Content-Class` (Microsoft Exchange, [MS-OXCMAIL]: the message's
+        // PidNameContentClass) names a class of item, such as
+        // `urn:content-classes:message` or
+        // `http://content-classes.microsoft.com/exchange/conflict`: a
+        // name in URI form that nothing dereferences, not a link.
+        if f.name.eq_ignore_ascii_case("content-class") {
+            return;
+        }
+        if self.opts.skip_fields_without_scheme {
+            let raw = self.raw.get(f.value.0..f.value.1).unwrap_or(&[]);
+            if !may_hold_scheme(raw) {
+                return;
+            }
+        }
+        let (bytes, unfold_map) = self.unfold(f);
+        let mut warnings = Vec::new();
+        let (text, map, decoded) = decode_words(&bytes, &mut warnings);
+        for w in warnings {
+            let p = where_(path);
+            self.warn(format!("{p}: header {}: {w}", excerpt(f.name)));
+        }
+        if self.opts.skip_fields_without_scheme && !text.contains(':') {
+            return;
+        }
+        let map = map.then(text.len(), &unfold_map);
+        (self.each)(
+            &self.parsed,
+            Piece {
+                source: PieceKind::Header(f.name.to_string()),
+                part: path.to_string(),
+                decoded,
+                text,
+                map,
+                base: base.clone(),
+                content_type: ct.to_string(),
+            },
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn body(
+        &mut self,
+        info: &Info,
+        ct: &str,
+        start: usize,
+        end: usize,
+        path: &str,
+        depth: usize,
+        base: Option<&str>,
+    ) {
+        let (top, _) = ct.split_once('/').unwrap_or((ct, ""));
+        let transfer = info.transfer.as_deref().unwrap_or("");
+        let identity = matches!(transfer, "" | "7bit" | "8bit" | "binary");
+        let composite = top == "multipart"
+            || (identity
+                && matches!(
+                    ct,
+                    "message/rfc822"
+                        | "message/global"
+                        | "message/news"
+                        | "message/rfc822-headers"
+                ));
+        if composite && depth >= self.opts.max_depth {
+            let w = where_(path);
+            self.warn(format!("{w}: nested too deep, read as text/plain"));
+            self.leaf(info, "text/plain", start, end, path, base, true);
+            return;
+        }
+        if top == "multipart" {
+            self.multipart(info, ct, start, end, path, depth, base);
+        } else if composite {
+            self.entity(start, end, path, depth + 1, base, false, false);
+        } else if top == "text" || top == "message" {
+            self.leaf(info, ct, start, end, path, base, top == "message");
+        } else if matches!(
+            ct,
+            "application/pgp-signature"
+                | "application/pgp-keys"
+                | "application/pgp-encrypted"
+        ) {
+            // ASCII-armored OpenPGP (RFC 3156 4-6, RFC 4880 6.2): text,
+            // whose `Comment:` lines are read by people.
+            self.leaf(info, "text/plain", start, end, path, base, true);
+        } else if self.opts.attachments {
+            self.leaf(info, ct, start, end, path, base, true);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn multipart(
+        &mut self,
+        info: &Info,
+        ct: &str,
+        start: usize,
+        end: usize,
+        path: &str,
+        depth: usize,
+        base: Option<&str>,
+    ) {
+        let w = where_(path);
+        let boundary = info.params.get("boundary").unwrap_or_default();
+        if boundary.is_empty() {
+            let ct = excerpt(ct);
+            self.warn(format!("{w}: {ct} without boundary, read as text"));
+            self.leaf(info, "text/plain", start, end, path, base, true);
+            return;
+        }
+        let body = self.raw.get(start..end).unwrap_or(&[]);
+        // No more parts than can still be walked: the split's list stays
+        // within the part limit, however many delimiter lines there are.
+        let room = self.opts.max_parts.saturating_sub(self.entities);
+        let split = split_multipart(body, boundary.as_bytes(), room.max(1));
+        if split.parts.is_empty() {
+            self.warn(format!(
+                "{w}: boundary of {} never found, read as text",
+                excerpt(ct)
+            ));
+            self.leaf(info, "text/plain", start, end, path, base, true);
+            return;
+        }
+        if !split.closed && split.rest.is_none() {
+            let ct = excerpt(ct);
+            self.warn(format!("{w}: {ct} has no close delimiter"));
+        }
+        let (s, e) = split.preamble;
+        self.outside_parts(start + s, start + e, path, "preamble", base);
+        let digest = ct == "multipart/digest";
+        for (k, (s, e)) in split.parts.into_iter().enumerate() {
+            if self.entities >= self.opts.max_parts {
+                // A part could hold more parts than are left.
+                self.rest_as_text(start + s, end, path, base);
+                return;
+            }
+            let child = child_path(path, k + 1);
+            self.entity(
+                start + s,
+                start + e,
+                &child,
+                depth + 1,
+                base,
+                digest,
+                false,
+            );
+        }
+        if let Some(r) = split.rest {
+            self.rest_as_text(start + r, end, path, base);
+            return;
+        }
+        let (s, e) = split.epilogue;
+        self.outside_parts(start + s, start + e, path, "epilogue", base);
+    }
+
+    /// Past [`MimeOptions::max_parts`]: the rest of the multipart or
+    /// embedded message at `path`, `raw[start..end]`, is read as text as
+    /// written, like a preamble.
+    fn rest_as_text(
+        &mut self,
+        start: usize,
+        end: usize,
+        path: &str,
+        base: Option<&str>,
+    ) {
+        if !self.parts_warned {
+            self.parts_warned = true;
+            let n = self.opts.max_parts;
+            self.warn(format!(
+                "more than {n} MIME parts: the rest was read as text"
+            ));
+        }
+        self.outside_parts(start, end, path, "rest", base);
+    }
+
+    /// The preamble or the epilogue of a multipart, `raw[start..end]`,
+    /// as a `text/plain` piece whose part is the multipart's path and
+    /// `which` (`"preamble"`, `"2.epilogue"`).
+    ///
+    /// RFC 2046 5.1.1 has MIME agents ignore both, but readers see them:
+    /// mailing list managers append their footer after the close
+    /// delimiter, and senders write notes before the first delimiter.
+    /// The text is taken as written (no transfer encoding applies to it)
+    /// and read as UTF-8, or as windows-1252 when it is not valid UTF-8,
+    /// as an 8-bit part without a charset is; no warning is given, since
+    /// nothing was declared. Blank text gives no piece, nor, with
+    /// [`MimeOptions::skip_fields_without_scheme`], text without a colon
+    /// that may end a scheme (such as the usual `This is a multi-part
+    /// message in MIME format.`).
+    fn outside_parts(
+        &mut self,
+        start: usize,
+        end: usize,
+        path: &str,
+        which: &str,
+        base: Option<&str>,
+    ) {
+        let bytes = self.raw.get(start..end).unwrap_or(&[]);
+        if bytes.iter().all(u8::is_ascii_whitespace)
+            || (self.opts.skip_fields_without_scheme
+                && !may_hold_scheme(bytes))
+        {
+            return;
+        }
+        let (bytes, map) =
+            without_yenc(bytes.to_vec(), OffsetMap::linear_from(start));
+        let enc = if std::str::from_utf8(&bytes).is_ok() {
+            UTF_8
+        } else {
+            WINDOWS_1252
+        };
+        let conv = convert(&bytes, Charset::Whatwg(enc), true);
+        let map = conv.map.then(conv.text.len(), &map);
+        (self.each)(
+            &self.parsed,
+            Piece {
+                source: PieceKind::Text,
+                part: child_path(path, which),
+                decoded: Decoded::None,
+                text: conv.text,
+                map,
+                base: base.map(str::to_string),
+                content_type: "text/plain".to_string(),
+            },
+        );
+    }
+
+    /// A part whose text becomes a piece. `lenient`: a part read as text
+    /// although it is not `text/*`.
+    #[allow(clippy::too_many_arguments)]
+    fn leaf(
+        &mut self,
+        info: &Info,
+        ct: &str,
+        start: usize,
+        end: usize,
+        path: &str,
+        base: Option<&str>,
+        lenient: bool,
+    ) {
+        let w = where_(path);
+        let body = self.raw.get(start..end).unwrap_or(&[]);
+        let transfer = info.transfer.as_deref().unwrap_or("");
+        // Text appended after a base64 part's data, as mailing list
+        // managers append their footer to a one-part message.
+        let mut trailer = None;
+        let (bytes, map, decoded) = match transfer {
+            "quoted-printable" => {
+                let (bytes, map, clean) = decode_qp(body, start);
+                if !clean {
+                    self.warn(format!(
+                        "{w}: invalid quoted-printable (kept as written)"
+                    ));
+                }
+                (bytes, map, Decoded::QuotedPrintable)
+            }
+            "base64" => {
+                let data = base64_extent(body);
+                trailer = (data < body.len()).then_some(start + data);
+                let (bytes, clean) = decode_base64(&body[..data]);
+                if !clean {
+                    self.warn(format!(
+                        "{w}: invalid base64 (decoded what could be)"
+                    ));
+                }
+                (bytes, OffsetMap::constant(start), Decoded::Base64)
+            }
+            t if looks_quoted_printable(body) => {
+                // Spam often sends quoted-printable without saying so:
+                // `=3D` in attributes and `=` at line ends.
+                self.warn(format!(
+                    "{w}: quoted-printable though declared {:?}, decoded",
+                    if t.is_empty() { "7bit".into() } else { excerpt(t) }
+                ));
+                let (bytes, map, _) = decode_qp(body, start);
+                (bytes, map, Decoded::QuotedPrintable)
+            }
+            t => {
+                if !matches!(t, "" | "7bit" | "8bit" | "binary") {
+                    self.warn(format!(
+                        "{w}: unknown transfer encoding {:?}, read as is",
+                        excerpt(t)
+                    ));
+                }
+                (body.to_vec(), OffsetMap::linear_from(start), Decoded::None)
+            }
+        };
+        let label = info.params.get("charset");
+        let (charset, declared_ascii) = match label.as_deref() {
+            None => (Charset::Whatwg(UTF_8), true),
+            Some(l) if is_ascii_label(l) => (Charset::Whatwg(UTF_8), true),
+            Some(l) => match Charset::for_label(l.trim().as_bytes()) {
+                Some(c) => (c, false),
+                None => {
+                    self.warn(format!(
+                        "{w}: unknown charset {}, read as UTF-8 lossily",
+                        excerpt(l)
+                    ));
+                    (Charset::Whatwg(UTF_8), false)
+                }
+            },
+        };
+        // yEnc blocks hold binary data: left out of text (not HTML) in a
+        // charset where their lines are ASCII lines.
+        let (bytes, map) =
+            if ct != "text/html" && charset.is_ascii_compatible() {
+                without_yenc(bytes, map)
+            } else {
+                (bytes, map)
+            };
+        let (bytes, map) = if ct == "text/plain"
+            && !lenient
+            && charset.is_ascii_compatible()
+            && info
+                .params
+                .get("format")
+                .is_some_and(|f| f.eq_ignore_ascii_case("flowed"))
+        {
+            let delsp = info
+                .params
+                .get("delsp")
+                .is_some_and(|d| d.eq_ignore_ascii_case("yes"));
+            let (out, fmap) = unflow(&bytes, delsp);
+            let len = out.len();
+            (out, fmap.then(len, &map))
+        } else {
+            (bytes, map)
+        };
+        let mut charset = charset;
+        if declared_ascii && std::str::from_utf8(&bytes).is_err() && !lenient {
+            self.warn(format!(
+                "{w}: 8-bit text without charset, read as windows-1252"
+            ));
+            charset = Charset::Whatwg(WINDOWS_1252);
+        }
+        // All the text of a base64 part maps to its first line: no
+        // finer map is needed.
+        let exact = decoded != Decoded::Base64;
+        let conv = convert(&bytes, charset, exact);
+        let name = charset.name();
+        if conv.malformed && !lenient {
+            self.warn(format!(
+                "{w}: text not valid {name}, bad bytes replaced"
+            ));
+        }
+        if conv.unsupported && !lenient {
+            self.warn(format!("{w}: {name} characters of CNS 11643 replaced"));
+        }
+        let (text, cmap) = (conv.text, conv.map);
+        let map = cmap.then(text.len(), &map);
+        let source =
+            if ct == "text/html" { PieceKind::Html } else { PieceKind::Text };
+        (self.each)(
+            &self.parsed,
+            Piece {
+                source,
+                part: path.to_string(),
+                decoded,
+                text,
+                map,
+                base: base.map(str::to_string),
+                content_type: ct.to_string(),
+            },
+        );
+        if let Some(from) = trailer {
+            self.outside_parts(from, end, path, "trailer", base);
+        }
+    }
+}
