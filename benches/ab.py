@@ -12,8 +12,7 @@ of each is printed with its ratio to the first command's.
 Why not hyperfine: hyperfine runs all the runs of one command, then all
 of the next. On the shared machines urlx is measured on, speed drifts by
 10 to 20% over minutes, so a comparison made that way can report a gain
-that an interleaved one does not (it happened: see the revert of
-"two batches in flight" in the history).
+that an interleaved one does not.
 """
 import os
 import random

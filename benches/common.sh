@@ -5,9 +5,7 @@
 #
 # hyperfine alone runs all the runs of one command, then all of the next.
 # On the shared machines urlx is measured on, speed drifts by 10 to 20%
-# over minutes, and a ratio measured that way can be off by as much
-# (benches/ab.py, and the revert of "two batches in flight" in the
-# history, show it happening).
+# over minutes, and a ratio measured that way can be off by as much.
 #
 # need_apt COMMAND PACKAGE
 #   Installs PACKAGE with apt-get (updating the lists if that fails)

@@ -62,7 +62,7 @@
 //! # Conformance
 //!
 //! Where the drafts in the specification set disagree, RFC 3986 decides;
-//! the README lists each place where urlx differs from an older draft.
+//! DESIGN.md lists each place where urlx differs from an older draft.
 
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]

@@ -46,7 +46,7 @@ const MEASURED: [TriggerSearch; 3] =
 /// scheme-ending searches are several times as fast as the colon
 /// search, on some logs, on prose and on URL lists slower; of the two
 /// ending searches, each is the faster on some logs ([`letters`]).
-/// (Figures: `benches/results/2026-11-22-design-figures.md`.) All three find the same
+/// (Figures: `benches/results/2026-11-22-design-figures-50f13b9.md`.) All three find the same
 /// candidates, so the choice changes only the speed. Each thread
 /// measures on its own blocks, every `PERIOD` blocks (8 MiB), so that a
 /// change in the input is followed, and leaves out the time spent on
@@ -319,7 +319,7 @@ fn by_endings(
 /// but `x:` matches more often than `xy:`, so which is faster depends
 /// on the input (a log with `sshd:` on every line favours [`pairs`]);
 /// both are kept and measured (figures:
-/// `benches/results/2026-11-22-design-figures.md`).
+/// `benches/results/2026-11-22-design-figures-50f13b9.md`).
 ///
 /// Matches never hide one another's colon: a match of `x:` ends at its
 /// colon, and one of `://` starts at it.

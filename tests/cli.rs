@@ -1843,7 +1843,7 @@ mod memory {
         assert!(peak < 14 << 10, "peak RSS {peak} KiB");
     }
 
-    /// The memory bound of mail stated in the README: 32 MiB and 20
+    /// The memory bound of mail stated in the README and DESIGN.md: 32 MiB and 20
     /// bytes for each byte of a batch (4 MiB) and of the longest message
     /// parsed as MIME (16 MiB), whatever the number of threads.
     const MAIL_BOUND_KIB: u64 = (32 + 20 * (4 + 16)) << 10;

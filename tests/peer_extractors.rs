@@ -704,14 +704,14 @@ const BINARY: Reason = Reason {
     name: "binary input",
     text: "a NUL byte makes the input binary, and `Extractor::find` skips \
         binary input as the command-line tool skips binary files (README \
-        \"Binary files\", policy item 6); with `binary(true)` (`-a`) urlx \
+        \"Using it\"; DESIGN.md \"What counts as a URL\" item 6); with `binary(true)` (`-a`) urlx \
         gives linkify's answer, the URL ending at the control character",
 };
 
 const PIPE: Reason = Reason {
     name: "| stays inside",
     text: "`|` is Link_Term Include in UTS #58 and stays inside a URL \
-        (README policy item 4); RFC 3986 excludes it, so urlx prints it \
+        (DESIGN.md 'What counts as a URL' item 4); RFC 3986 excludes it, so urlx prints it \
         percent-encoded, `%7C`, as browsers send it (policy item 8)",
 };
 
@@ -720,15 +720,15 @@ const APOSTROPHE_SOFT: Reason = Reason {
     text: "`'` is Link_Term Soft in UTS #58: inside a URL when an Include \
         character follows (`it's`, `'_(foo)`), dropped at its end however \
         it pairs (`a'b'` gives `a'b`); UTS #58 pairs brackets \
-        (Link_Bracket), not quotes, and urlx follows it (README policy \
-        item 4); linkify pairs quotes",
+        (Link_Bracket), not quotes, and urlx follows it (DESIGN.md \
+        \"What counts as a URL\" item 4); linkify pairs quotes",
 };
 
 const QUOTE_BEFORE_LETTER: Reason = Reason {
     name: "\" before a letter",
     text: "a `\"` followed by a letter or digit stays inside the URL (UTS #58 \
         Link_Term Soft), one followed by anything else ends it, as a JSON \
-        or CSV string closes there (README policy item 4, abbrev rule 13); \
+        or CSV string closes there (DESIGN.md 'What counts as a URL' item 4, abbrev rule 13); \
         RFC 3986 excludes `\"`, so urlx prints it as `%22` (policy item 8)",
 };
 
@@ -737,7 +737,7 @@ const STAR: Reason = Reason {
     text: "`*` is a sub-delim, allowed in a reg-name and a path (RFC 3986 \
         3.2.2, 3.3), and Link_Term Include in UTS #58, so it may end a URL; \
         urlx drops a final `*` only as the Markdown emphasis opened before \
-        the URL (README policy item 4: `*http://a.example/x*`)",
+        the URL (DESIGN.md 'What counts as a URL' item 4: `*http://a.example/x*`)",
 };
 
 const OPENER_KEPT: Reason = Reason {
@@ -745,13 +745,13 @@ const OPENER_KEPT: Reason = Reason {
     text: "in a bare domain's path urlx follows abbrev rule 13 (UTS #58 \
         Link_Bracket): an Open bracket is pushed and kept, only a Close \
         bracket without its opener ends the link, so a final `(` stays; \
-        with a scheme the final opener is trimmed (README policy item 4)",
+        with a scheme the final opener is trimmed (DESIGN.md 'What counts as a URL' item 4)",
 };
 
 const BRACKETS: Reason = Reason {
     name: "brackets pair",
     text: "brackets pair inside a URL and a closing one without its opener \
-        ends it (UTS #58 Link_Bracket, README policy item 4): \
+        ends it (UTS #58 Link_Bracket, DESIGN.md 'What counts as a URL' item 4): \
         `/{file.pdf}` keeps its pair, `/blah)o(blah` ends before the `)`; \
         URLExtract strips its enclosures by position instead",
 };
@@ -763,7 +763,7 @@ const APOSTROPHE_ENDS_HOST: Reason = Reason {
         and a host follow it in the authority (userinfo, RFC 3986 3.2.1); \
         so `test://123'456` is `test://123`, and in `https://a.com'https:\
         //b.com` both URLs are found, the second starting on its own \
-        (README policy item 1), where linkify drops the first",
+        (DESIGN.md 'What counts as a URL' item 1), where linkify drops the first",
 };
 
 const CJK_RUN: Reason = Reason {
@@ -774,7 +774,7 @@ const CJK_RUN: Reason = Reason {
         where CJK text directly follows a name with a public suffix (rule \
         4) or is glued before an ASCII first label (rule 11); and a path goes on \
         through letters and Soft punctuation followed by letters (UTS #58, \
-        README \"Where UTS #58 and urlx part\"). Twitter ends a name where \
+        DESIGN.md \"Where UTS #58 and urlx part\"). Twitter ends a name where \
         the script changes after a TLD it knows, which urlx has no way to \
         tell in `twitter.みんなです`",
 };
@@ -782,7 +782,7 @@ const CJK_RUN: Reason = Reason {
 const IRI_HOST_LETTERS: Reason = Reason {
     name: "letters stay in a host",
     text: "letters of every script are part of a host (RFC 3987 2.2 \
-        ireg-name, UTS #58 Include, README \"IRIs\"), so \
+        ireg-name, UTS #58 Include, DESIGN.md \"IRIs\"), so \
         `example.comだよね.comtest` is one host; Twitter ends a host after \
         an ASCII top-level domain it knows",
 };
@@ -792,14 +792,14 @@ const BIDI: Reason = Reason {
     text: "UTS #58 gives U+202A..U+202E and U+2066..U+2069 (the bidi \
         embeddings and isolates) Link_Term Include (LinkTerm.txt 17.0), so \
         they stay inside a URL, and urlx prints them percent-encoded \
-        (README policy item 8); Twitter strips them",
+        (DESIGN.md 'What counts as a URL' item 8); Twitter strips them",
 };
 
 const TWITTER_ENTITY: Reason = Reason {
     name: "Twitter entities",
     text: "`#`, `@` and `$` start Twitter's hashtags, mentions and cashtags, \
         which a tweet's text gives a meaning that mail and plain text do \
-        not: urlx finds the URL after them (README policy item 1), and a \
+        not: urlx finds the URL after them (DESIGN.md 'What counts as a URL' item 1), and a \
         domain after `#` or `$` (abbrev rule 11 excludes only `@ / \\ : %` \
         before a name); after `@` a name is an address's domain (rule 8)",
 };
@@ -818,7 +818,7 @@ const IRI_ALWAYS: Reason = Reason {
     name: "IRIs always read",
     text: "linkify's `url_can_be_iri(false)` reads only ASCII URIs; urlx \
         always reads IRIs, letters and symbols of every script in the \
-        host, path, query and fragment (RFC 3987 2.2, README \"IRIs\"), and \
+        host, path, query and fragment (RFC 3987 2.2, DESIGN.md \"IRIs\"), and \
         has no ASCII-only mode (`--ascii` converts what it prints, RFC \
         3987 3.1)",
 };
@@ -828,13 +828,13 @@ const FILE_NEEDS_PATH: Reason = Reason {
     text: "RFC 8089 section 2: file-hier-part = \"//\" auth-path, auth-path \
         = [ file-auth ] path-absolute, so a file URI with an authority \
         needs an absolute path; `file://somefile` has none, which the file \
-        scheme's rules refuse (README \"The schemes' own rules\")",
+        scheme's rules refuse (DESIGN.md \"The schemes' own rules\")",
 };
 
 const NO_TLD_LIST: Reason = Reason {
     name: "no TLD list with a scheme",
     text: "with a scheme, urlx checks the host by RFC 3986 3.2.2 and RFC \
-        1123 2.1 (README policy item 7) and keeps no list of top-level \
+        1123 2.1 (DESIGN.md 'What counts as a URL' item 7) and keeps no list of top-level \
         domains: `http://no-tld` is as valid as `http://localhost/`, and \
         `com-that-you-should-have-put-a-space-after` is a valid label",
 };
@@ -844,15 +844,15 @@ const UNDERSCORE: Reason = Reason {
     text: "`_` is unreserved (RFC 3986 2.3) and allowed in a reg-name \
         (3.2.2), and DNS labels may hold it (RFC 2181 section 11, \
         `_dmarc.example.com` of RFC 8552); urlx's http host rule refuses \
-        only empty labels and `-` at a label's ends (RFC 1123 2.1, README \
-        policy item 7) and keeps no list of top-level domains; Twitter \
+        only empty labels and `-` at a label's ends (RFC 1123 2.1, DESIGN.md \
+        \"What counts as a URL\" item 7) and keeps no list of top-level domains; Twitter \
         refuses `_` outside subdomains",
 };
 
 const PUNYCODE_HOST: Reason = Reason {
     name: "bad xn-- label warned",
     text: "`xn--はじめよう` fits RFC 3987's ireg-name, so the URL is valid \
-        and printed, with the warning `punycode-host` (README \
+        and printed, with the warning `punycode-host` (DESIGN.md \
         \"Warnings\": not valid Punycode, RFC 3492), as urlx reports \
         suspicious hosts rather than hiding them from whoever reads mail",
 };
@@ -870,7 +870,7 @@ const NUMERIC_REG_NAME: Reason = Reason {
         `192.1.1`, `12-7.0.0.1`) is a reg-name by RFC 3986 3.2.2 (a host \
         is an IPv4 address literal only when it matches IPv4address), \
         which is valid; urlx flags the all-numeric ones with the warning \
-        `numeric-host` (README \"Warnings\"), as browsers read `192.1.1` as \
+        `numeric-host` (DESIGN.md \"Warnings\"), as browsers read `192.1.1` as \
         192.1.0.1",
 };
 
@@ -878,7 +878,7 @@ const IP_LITERAL: Reason = Reason {
     name: "IPv4 in brackets",
     text: "RFC 3986 3.2.2: IP-literal = \"[\" ( IPv6address / IPvFuture ) \
         \"]\"; `[192.168.1.1]` is neither, the URL is invalid, and urlx \
-        never repairs a host (README policy item 8) where URLExtract \
+        never repairs a host (DESIGN.md 'What counts as a URL' item 8) where URLExtract \
         reports the address alone",
 };
 
@@ -886,7 +886,7 @@ const HOST_NOT_REPAIRED: Reason = Reason {
     name: "host not repaired",
     text: "`https://example.com-/` has the host `example.com-`, whose last \
         label ends with `-` (RFC 1123 2.1, RFC 1034 3.5): invalid, and \
-        urlx never repairs a host by cutting it (README policy items 7, 8 \
+        urlx never repairs a host by cutting it (DESIGN.md 'What counts as a URL' items 7, 8 \
         and 10); a `-` after a host is trimmed only where the URL ends \
         there (delimit rule 5)",
 };
@@ -895,7 +895,7 @@ const OTHER_SCHEMES: Reason = Reason {
     name: "every scheme",
     text: "Twitter's validator accepts only http and https; for urlx any \
         scheme is valid by RFC 3986 3.1, and `ftp://www.example.com/` \
-        also meets the ftp rules (RFC 1738 3.2, README \"The schemes' own \
+        also meets the ftp rules (RFC 1738 3.2, DESIGN.md \"The schemes' own \
         rules\")",
 };
 
@@ -903,7 +903,7 @@ const NETWORK_PATH: Reason = Reason {
     name: "network-path reference",
     text: "`//www.example.com/somejsfile.js` is a network-path reference \
         (RFC 3986 4.2), a relative reference that is no URL without a \
-        base (README policy item 9), and a name after `/` is a path, not a \
+        base (DESIGN.md 'What counts as a URL' item 9), and a name after `/` is a path, not a \
         bare domain (abbrev rule 11)",
 };
 
@@ -911,8 +911,8 @@ const GLUED_SCHEME: Reason = Reason {
     name: "scheme after ^",
     text: "`^` cannot be part of a scheme (RFC 3986 3.1), so \
         `^https://gitlab.com`, a URL after a regular expression's anchor, \
-        holds the URL `https://gitlab.com` as any text would (README \
-        policy item 1); URLExtract drops a URL after `^`",
+        holds the URL `https://gitlab.com` as any text would (DESIGN.md \
+        \"What counts as a URL\" item 1); URLExtract drops a URL after `^`",
 };
 
 // Forms without a scheme: bare domains and e-mail addresses.
@@ -920,7 +920,7 @@ const GLUED_SCHEME: Reason = Reason {
 const BARE_IPV4: Reason = Reason {
     name: "no bare IP address",
     text: "a bare domain must be a host name ending in an ICANN public \
-        suffix (abbrev rule 12, README `--domains`), so a bare IPv4 \
+        suffix (abbrev rule 12, DESIGN.md `--domains`), so a bare IPv4 \
         address (`1.0.0.0`) gives no link: dotted numbers in text are \
         versions, OIDs and addresses more often than links",
 };
@@ -937,7 +937,7 @@ const AFTER_BACKSLASH: Reason = Reason {
     name: "name after \\",
     text: "a name after `\\` is no bare domain (abbrev rule 11): it is a \
         UNC path (`\\\\host.example.com\\share`) or an escape, and urlx \
-        ends every URL at `\\` (README policy item 4)",
+        ends every URL at `\\` (DESIGN.md 'What counts as a URL' item 4)",
 };
 
 const HOST_SYMBOLS: Reason = Reason {

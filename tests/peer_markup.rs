@@ -108,7 +108,7 @@ const NETWORK_PATH: Reason = Reason {
         relative, it names a host only once a base supplies the scheme. \
         urlx takes a relative reference only where the context marks one \
         (`<URL:...>`, an HTML `href`) and prints it resolved against a \
-        base (README policy items 3 and 9), never in bare text, where \
+        base (DESIGN.md 'What counts as a URL' items 3 and 9), never in bare text, where \
         `//` starts comments and paths as often. linkify-it links it as \
         a 'neutral protocol' link",
 };
@@ -117,7 +117,7 @@ const IP_ADDRESS: Reason = Reason {
     name: "IPv4 address without a scheme",
     text: "linkify-it's runner turns on `fuzzyIP` for links.txt (it is \
         off by default). urlx's `domains` finds host names ending in an \
-        ICANN public suffix (src/abbrev.rs rule 12, README 'Abbreviated \
+        ICANN public suffix (src/abbrev.rs rule 12, DESIGN.md 'Abbreviated \
         URIs'), as UTS #58 detects links without a scheme by their \
         top-level domain; a bare dotted quad in logs and mail is a peer, \
         resolver or netmask far more often than a web link. With a \
@@ -129,7 +129,7 @@ const QUOTE_AT_END: Reason = Reason {
     text: "a quote mark at the end of a URL is not part of it, even when \
         the URL holds an opening one: UTS #58 gives `'` and `\"` \
         Link_Term Soft (in a link only when an Include character \
-        follows), and README policy item 4 trims trailing quotes and \
+        follows), and DESIGN.md 'What counts as a URL' item 4 trims trailing quotes and \
         ends a URL at a `\"` that no letter or digit follows; `\"` is \
         no URI character at all (RFC 3986 section 2; Appendix C: quotes \
         delimit URIs in text). linkify-it pairs quotes inside a link",
@@ -140,7 +140,7 @@ const QUOTED_LOCAL_PART: Reason = Reason {
     text: "`test.\"foo\".bar` is the obsolete local part of RFC 5322 \
         section 4.4 (obs-local-part, which must not be generated), not a \
         dot-atom; `emails` finds dot-atom addresses (src/abbrev.rs rule \
-        6, README 'Abbreviated URIs'), as UTS #58 does (`\"` has no \
+        6, DESIGN.md 'Abbreviated URIs'), as UTS #58 does (`\"` has no \
         Link_Email), and no piece of one (`bar@gmail.co.uk` would be \
         another mailbox)",
 };
@@ -158,7 +158,7 @@ const SYMBOL_LABEL: Reason = Reason {
 const FULLWIDTH_PIPE_IN_PATH: Reason = Reason {
     name: "fullwidth vertical line in a path",
     text: "in a path `｜` (U+FF5C) is UTS #58 Link_Term Include, as `|` \
-        is, and both stay inside a URL (README policy item 4; RFC 3987 \
+        is, and both stay inside a URL (DESIGN.md 'What counts as a URL' item 4; RFC 3987 \
         allows it in an ipath as ucschar). linkify-it ends every link at \
         it, reading it as a separator of CJK text. In a host, where UTS \
         46 reads it as `|`, urlx ends the URL at it too",
@@ -167,7 +167,7 @@ const FULLWIDTH_PIPE_IN_PATH: Reason = Reason {
 const ANY_SCHEME: Reason = Reason {
     name: "unregistered scheme",
     text: "any RFC 3986 scheme (section 3.1) followed by `://` starts a \
-        URL (README policy item 1): the IANA registry is no closed list \
+        URL (DESIGN.md 'What counts as a URL' item 1): the IANA registry is no closed list \
         (RFC 7595), so `hppt://example.com` is a URL, with the warning \
         `unregistered-scheme`. linkify-it links only the schemes it \
         knows",
@@ -177,7 +177,7 @@ const SCHEME_AFTER_PUNCTUATION: Reason = Reason {
     name: "scheme after `_` or `\\`",
     text: "`_` and `\\` cannot be part of a scheme (RFC 3986 section \
         3.1: a letter, then letters, digits, `+`, `-`, `.`), so the \
-        scheme starts after them (README policy item 1); in text `_` \
+        scheme starts after them (DESIGN.md 'What counts as a URL' item 1); in text `_` \
         before a URL opens Markdown emphasis or ends an identifier, and \
         `\\` is no URI character (RFC 3986 Appendix C). linkify-it wants \
         a word boundary before a link; markdown-it keeps text after a \
@@ -196,7 +196,7 @@ const SERVICE_LABEL: Reason = Reason {
 const UNDERSCORE_IN_HOST: Reason = Reason {
     name: "`_` in a host",
     text: "RFC 3986 section 3.2.2 allows `_` in a reg-name (unreserved), \
-        and README policy item 7 checks an http host name for empty \
+        and DESIGN.md 'What counts as a URL' item 7 checks an http host name for empty \
         labels and `-` at a label's ends only (RFC 1123 section 2.1); a \
         final `_` is dropped only when it closes Markdown emphasis opened \
         before the URL (item 4). linkify-it wants its list of top-level \
@@ -210,13 +210,13 @@ const PORT_OUT_OF_RANGE: Reason = Reason {
         the link with the host (src/abbrev.rs rule 13, as \
         `example.com:http`), the name being written in full before the \
         colon. With a scheme the port is part of the URL as written, and \
-        `http://a.example:99999/` gives nothing (README policy item 10). \
+        `http://a.example:99999/` gives nothing (DESIGN.md 'What counts as a URL' item 10). \
         linkify-it drops the whole",
 };
 
 const BACKQUOTE: Reason = Reason {
     name: "backquote",
-    text: "a backquote ends a URL in text (README policy item 4): RFC 3986 \
+    text: "a backquote ends a URL in text (DESIGN.md 'What counts as a URL' item 4): RFC 3986 \
         excludes it (section 2; Appendix C), and in text it opens inline \
         code (Markdown, reStructuredText). markdown-it links across it \
         and percent-encodes it in the href",
@@ -234,7 +234,7 @@ const NO_PUBLIC_SUFFIX: Reason = Reason {
     name: "no public suffix",
     text: "`b.c` ends in no public suffix: an address without `mailto:` \
         needs a domain ending in an ICANN public suffix (src/abbrev.rs \
-        rule 8: `x@y.z` gives nothing; README 'Abbreviated URIs'), as \
+        rule 8: `x@y.z` gives nothing; DESIGN.md 'Abbreviated URIs'), as \
         UTS #58 wants a top-level domain. GFM's extended e-mail autolink \
         only wants a `.` in the domain",
 };

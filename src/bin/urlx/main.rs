@@ -333,7 +333,7 @@ fn run(args: Args) -> anyhow::Result<u8> {
         .emails(args.emails)
         .domains(args.domains)
         .refang(args.refang);
-    // For profiling (README, How it works): fix the trigger search.
+    // For profiling (DESIGN.md, How it works): fix the trigger search.
     let search = match std::env::var("URLX_SCAN").as_deref() {
         Ok("colons") => Some(TriggerSearch::Colons),
         Ok("letters") => Some(TriggerSearch::Letters),
@@ -414,7 +414,7 @@ fn print_stats(
     took: std::time::Duration,
 ) {
     let n = |v: u64| {
-        // Thousands separated, as in the README's figures.
+        // Thousands separated, for reading.
         let d = v.to_string();
         let mut out = String::new();
         for (i, c) in d.chars().enumerate() {
