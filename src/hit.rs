@@ -312,6 +312,21 @@ impl Hit {
     /// in its resolved form. Empty for other invalid hits: their errors
     /// say more.
     pub fn warnings(&self) -> Vec<Finding> {
+        match self.warnings_target() {
+            Some(target) => self.warnings_of(&Uri::parse(target)),
+            None => Vec::new(),
+        }
+    }
+
+    /// The text [`Hit::warnings`] are about: the resolved form of a
+    /// usable hit, or the usable form; `None` for another invalid hit.
+    pub(crate) fn warnings_target(&self) -> Option<&str> {
+        let usable = self.usable()?;
+        Some(self.resolved().unwrap_or(usable))
+    }
+
+    /// [`Hit::warnings`], given the parse of [`Hit::warnings_target`].
+    pub(crate) fn warnings_of(&self, uri: &Uri) -> Vec<Finding> {
         let Some(usable) = self.usable() else {
             return Vec::new();
         };
@@ -336,13 +351,12 @@ impl Hit {
                 ),
             ));
         }
-        let uri = Uri::parse(self.resolved().unwrap_or(usable));
         out.extend(
-            schemes::check(&uri)
+            schemes::check(uri)
                 .into_iter()
                 .filter(|f| f.severity == Severity::Warning),
         );
-        out.extend(lint::lint(&uri));
+        out.extend(lint::lint(uri));
         if let Some(scheme) = uri.scheme()
             && !registry::is_registered(scheme)
         {

@@ -74,13 +74,18 @@ pub use crate::scheme::default_port;
 /// The result is borrowed when nothing changes (also when the result is a
 /// prefix of `s`); checking costs one parse and one comparing pass.
 pub fn normalize(s: &str) -> Cow<'_, str> {
-    let uri = Uri::parse(s);
-    let out = render(&uri, Mode::Full);
+    normalize_parsed(&Uri::parse(s))
+}
+
+/// [`normalize`] of a reference already parsed.
+pub(crate) fn normalize_parsed<'a>(uri: &Uri<'a>) -> Cow<'a, str> {
+    let s = uri.as_str();
+    let out = render(uri, Mode::Full);
     let same = matches!(&out, Cow::Borrowed(b) if b.len() == s.len());
     if same || uri.is_valid() {
         return out;
     }
-    render(&uri, Mode::Safe)
+    render(uri, Mode::Safe)
 }
 
 /// Writes the normalized form of `uri`, copying from the input until the

@@ -7,8 +7,9 @@ use std::io::{self, Write};
 use serde_json::{Value, json};
 
 use crate::hit::Hit;
-use crate::normalize::{iri, normalize};
+use crate::normalize::{iri, normalize_parsed};
 use crate::pipeline::InputInfo;
+use crate::validate::Uri;
 
 /// An object written field by field, in order, into a line buffer (no
 /// map is built: hits are printed by the million).
@@ -48,20 +49,26 @@ impl<'b> Object<'b> {
 pub(crate) fn hit_object(buf: &mut Vec<u8>, input: &InputInfo, hit: &Hit) {
     // The components of the URL as written, but for a form written
     // without its scheme or defanged, those of the URI it stands for.
+    // The URL is parsed once; the other forms are parsed only when they
+    // differ from it (most URLs are their own resolved, URI and
+    // warning forms).
+    let written = hit.uri();
     let stand_in = hit.abbreviated().is_some() || hit.refanged();
     let uri = match hit.resolved() {
-        Some(r) if stand_in => crate::validate::Uri::parse(r),
-        _ => hit.uri(),
+        Some(r) if stand_in => reparse(r, &written),
+        _ => written.clone(),
     };
     // RFC 3987 3.1 and RFC 3986 6.2.2-6.2.3, of the resolved form.
     let (uri_form, normalized) = match hit.resolved() {
         Some(r) => {
             let ascii = iri::to_uri(r).unwrap_or_else(|e| e);
-            let normal = normalize(&ascii).into_owned();
+            let normal = normalize_parsed(&reparse(&ascii, &written));
+            let normal = normal.into_owned();
             (Some(ascii.into_owned()), Some(normal))
         }
         None => (None, None),
     };
+    let warnings = warnings(hit, &written);
     let port = uri.port().and_then(|p| p.parse::<u32>().ok());
     let mut o = Object::new(buf);
     o.field("url", hit.url());
@@ -71,7 +78,7 @@ pub(crate) fn hit_object(buf: &mut Vec<u8>, input: &InputInfo, hit: &Hit) {
     o.field("valid", &hit.is_valid());
     o.field("repaired", &hit.repaired());
     o.field("errors", hit.errors());
-    o.field("warnings", &warnings(hit));
+    o.field("warnings", &warnings);
     o.field("scheme", &uri.scheme());
     o.field("host", &uri.host());
     o.field("port", &port);
@@ -104,15 +111,23 @@ pub(crate) fn hit_object(buf: &mut Vec<u8>, input: &InputInfo, hit: &Hit) {
 /// The hit's warnings as `{"code", "message"}` objects: the URL's own
 /// (scheme rules, security lint, registry), then those of the mail
 /// reader about the message it came from (code `mail`).
-fn warnings(hit: &Hit) -> Value {
+fn warnings(hit: &Hit, written: &Uri) -> Value {
     let own = hit
-        .warnings()
+        .warnings_target()
+        .map(|t| hit.warnings_of(&reparse(t, written)))
+        .unwrap_or_default()
         .into_iter()
         .map(|f| json!({"code": f.code, "message": f.message}));
     let mail = hit.provenance().into_iter().flat_map(|p| {
         p.warnings.iter().map(|w| json!({"code": "mail", "message": w}))
     });
     Value::Array(own.chain(mail).collect())
+}
+
+/// `text` parsed: `written`, the parse of the URL as written, when it is
+/// the same text.
+fn reparse<'a>(text: &'a str, written: &Uri<'a>) -> Uri<'a> {
+    if text == written.as_str() { written.clone() } else { Uri::parse(text) }
 }
 
 /// Write one JSON line.
