@@ -1114,11 +1114,12 @@ fn host_after_userinfo(hay: &[u8], i: usize, end: usize) -> Option<usize> {
         .position(|&b| !AUTHORITY[b as usize] && b != b'\'')
         .unwrap_or(run.len());
     let at = memchr::memrchr(b'@', &run[..len])?;
-    // A host, not trailing punctuation (`bank.example'@.` ends at the
-    // quote, as `bank.example'@` does).
+    // A host, not trailing punctuation (`bank.example'@.` and
+    // `bank.example'@*[` end at the quote, as `bank.example'@` does): a
+    // name with a letter or digit, or an IP literal (`[::]`).
     let host = &run[at + 1..len];
-    host.iter()
-        .any(|&b| b.is_ascii_alphanumeric() || b == b'[')
+    let literal = host.first() == Some(&b'[') && host.contains(&b']');
+    (literal || host.iter().any(u8::is_ascii_alphanumeric))
         .then_some(i + at + 1)
 }
 

@@ -448,8 +448,14 @@ const RULES: &[Case] = &[
     ),
     (
         "apostrophe_and_at_before_punctuation",
-        "foo+bar://a.example'@. and http://b.example'@",
-        &["foo+bar://a.example", "http://b.example"],
+        "foo+bar://a.example'@. and http://b.example'@ and \
+         http://c.example'@*[ and http://u'@[::]/x",
+        &[
+            "foo+bar://a.example",
+            "http://b.example",
+            "http://c.example",
+            "http://u'@[::]/x",
+        ],
     ),
     (
         "markdown_emphasis_star",
