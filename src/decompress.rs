@@ -48,6 +48,34 @@ pub enum Compression {
     Zstd,
 }
 
+/// Which inputs a search decompresses ([`ExtractorBuilder::decompress`](crate::ExtractorBuilder::decompress)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Decompress {
+    /// None: every input is read as it is (the default).
+    #[default]
+    Never,
+    /// Files whose name ends in `.gz`, `.tgz`, `.bz2`, `.xz` or `.zst`
+    /// ([`Compression::from_path`]).
+    ByName,
+    /// Every input whose first bytes are those of a compressed format
+    /// ([`Compression::sniff`]), readers included.
+    Sniff,
+}
+
+impl Decompress {
+    /// Whether the file at `path` is read as it is.
+    pub(crate) fn reads_as_is(self, path: &Path) -> bool {
+        match self {
+            Decompress::Never => true,
+            Decompress::ByName => {
+                Compression::from_path(path) == Compression::None
+            }
+            Decompress::Sniff => false,
+        }
+    }
+}
+
 impl Compression {
     /// The format a file name's extension says.
     pub fn from_path(path: &Path) -> Compression {

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::decompress::{Compression, Decompress, decoder, sniffed};
 use crate::delimit::LOOKBACK;
 use crate::format::{self, HEAD, InputFormat, Reading};
 use crate::mail::mbox::{Message, Records};
@@ -188,35 +189,75 @@ impl Names {
 
 /// Opens inputs in order and cuts them into batches of segments.
 pub(crate) struct Feeder<'a> {
-    pub(crate) inputs: Box<dyn Iterator<Item = (usize, Input<'a>)> + 'a>,
-    pub(crate) names: Names,
-    pub(crate) current: Option<Current<'a>>,
+    inputs: Box<dyn Iterator<Item = (usize, Input<'a>)> + 'a>,
+    names: Names,
+    current: Option<Current<'a>>,
+    cfg: FeedConfig,
+    /// Buffers of finished segments, for reuse.
+    pool: Vec<Vec<u8>>,
+}
+
+/// How inputs are read.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FeedConfig {
+    /// Bytes read past each segment (the longest URL and the slack
+    /// delimiting reads).
     pub(crate) lookahead: usize,
+    /// Read binary inputs too (no NUL-byte cut).
     pub(crate) binary: bool,
     pub(crate) format: InputFormat,
+    pub(crate) decompress: Decompress,
     /// Hand over each input's lines as soon as they are read.
     pub(crate) line_buffered: bool,
     /// Bytes of one file part.
     pub(crate) chunk: usize,
     /// Bytes of a batch, as configured (the largest).
     pub(crate) batch: usize,
+    /// Longest message parsed as MIME.
     pub(crate) max_message: usize,
-    /// Buffers of finished segments, for reuse.
-    pub(crate) pool: Vec<Vec<u8>>,
 }
 
 impl<'a> Feeder<'a> {
+    /// A feeder of `inputs`, numbered in order.
+    pub(crate) fn new<I>(inputs: I, cfg: FeedConfig) -> Feeder<'a>
+    where
+        I: IntoIterator<Item = Input<'a>>,
+        I::IntoIter: 'a,
+    {
+        Feeder {
+            inputs: Box::new(inputs.into_iter().enumerate()),
+            names: Names::default(),
+            current: None,
+            cfg,
+            pool: Vec::new(),
+        }
+    }
+
+    /// The name of input `index` (see [`Names::get`]); the names of the
+    /// inputs before it are dropped, all merged.
+    pub(crate) fn name(&mut self, index: usize, last: bool) -> String {
+        self.names.release_before(index);
+        self.names.get(index, last)
+    }
+
     /// Whether a file this long is read and scanned whole in one job.
     /// Not an empty one: a file of the kernel's (`/proc/PID/cmdline`)
     /// says 0 bytes and has more, so it is read as a stream, to its end.
     fn is_small(&self, len: u64) -> bool {
-        cfg!(unix) && len > 0 && len <= self.chunk.max(BINARY_PROBE) as u64
+        cfg!(unix) && len > 0 && len <= self.cfg.chunk.max(BINARY_PROBE) as u64
     }
 
     /// Open a file: a regular file in plain text is read in parts by the
     /// scanning threads (on Unix); anything else like any reader.
     fn file_reader(&self, path: &std::path::Path) -> io::Result<Reader<'a>> {
         let file = File::open(path)?;
+        if !self.cfg.decompress.reads_as_is(path) {
+            let r = match self.cfg.decompress {
+                Decompress::Sniff => sniffed(file)?,
+                _ => decoder(file, Compression::from_path(path))?,
+            };
+            return self.reader(r);
+        }
         #[cfg(unix)]
         {
             let meta = file.metadata()?;
@@ -227,7 +268,7 @@ impl<'a> Feeder<'a> {
                 let mut head = vec![0; HEAD];
                 let n = read_at(&file, &mut head, 0)?;
                 head.truncate(n);
-                let format = format::decide(self.format, &head);
+                let format = format::decide(self.cfg.format, &head);
                 if matches!(format::reading(format), Reading::Text)
                     && meta.len() > 0
                 {
@@ -256,14 +297,16 @@ impl<'a> Feeder<'a> {
     /// Decide how to read an input: its format as configured, or as its
     /// first bytes say.
     fn reader(&self, r: Box<dyn Read + 'a>) -> io::Result<Reader<'a>> {
-        let (head, r) = peek(r, HEAD, self.line_buffered)?;
-        let format = format::decide(self.format, &head);
+        let (head, r) = peek(r, HEAD, self.cfg.line_buffered)?;
+        let format = format::decide(self.cfg.format, &head);
         let r: Box<dyn Read + 'a> = Box::new(io::Cursor::new(head).chain(r));
         Ok(match format::reading(format) {
-            Reading::Records(open) => Reader::Mail(open(r, self.max_message)),
+            Reading::Records(open) => {
+                Reader::Mail(open(r, self.cfg.max_message))
+            }
             Reading::Text => Reader::Text(
-                Roll::new(r, LOOKBACK, self.lookahead)
-                    .line_buffered(self.line_buffered),
+                Roll::new(r, LOOKBACK, self.cfg.lookahead)
+                    .line_buffered(self.cfg.line_buffered),
             ),
         })
     }
@@ -271,7 +314,7 @@ impl<'a> Feeder<'a> {
     /// Keep a large buffer for reuse: as many as three batches of file
     /// parts need (the ones in flight), at most.
     pub(crate) fn recycle(&mut self, buf: Vec<u8>) {
-        let keep = 3 * (self.batch / self.chunk.max(1) + 1);
+        let keep = 3 * (self.cfg.batch / self.cfg.chunk.max(1) + 1);
         if buf.capacity() >= 64 << 10 && self.pool.len() < keep {
             self.pool.push(buf);
         }
@@ -287,10 +330,16 @@ impl<'a> Feeder<'a> {
                 let Some((index, input)) = self.inputs.next() else { break };
                 self.names.push(input.name);
                 let reader = match input.origin {
-                    Origin::Reader(open) => {
-                        open().and_then(|r| self.reader(r))
-                    }
-                    Origin::File(path, Some(len)) if self.is_small(len) => {
+                    Origin::Reader(open) => open()
+                        .and_then(|r| match self.cfg.decompress {
+                            Decompress::Sniff => sniffed(r),
+                            _ => Ok(r),
+                        })
+                        .and_then(|r| self.reader(r)),
+                    Origin::File(path, Some(len))
+                        if self.is_small(len)
+                            && self.cfg.decompress.reads_as_is(&path) =>
+                    {
                         bytes += len as usize + 1;
                         batch.push(Item::SmallPath {
                             input: index,
@@ -331,9 +380,9 @@ impl<'a> Feeder<'a> {
                     let start = parts.next;
                     // A first part always holds the binary probe.
                     let size = if start == 0 {
-                        self.chunk.max(BINARY_PROBE)
+                        self.cfg.chunk.max(BINARY_PROBE)
                     } else {
-                        self.chunk
+                        self.cfg.chunk
                     };
                     let end = (start + size as u64).min(parts.len);
                     bytes += (end - start) as usize + 1;
@@ -390,7 +439,7 @@ impl<'a> Feeder<'a> {
                     // A read error after the last segment is reported
                     // after it (merged, it ends the input first).
                     let error = if seg.eof { roll.take_error() } else { None };
-                    let binary_at = if self.binary {
+                    let binary_at = if self.cfg.binary {
                         None
                     } else {
                         cut_at_nul(&mut seg, first)
@@ -403,7 +452,7 @@ impl<'a> Feeder<'a> {
                     if let Some(error) = error {
                         batch.push(Item::Error { input, error });
                     }
-                    if self.line_buffered {
+                    if self.cfg.line_buffered {
                         break;
                     }
                 }

@@ -313,3 +313,44 @@ fn decode_errors_are_sentences() {
     assert_sentence(&r.stderr, "head.gz", "truncated");
     assert_sentence(&r.stderr, "empty.xz", "truncated");
 }
+
+/// The library decompresses what `ExtractorBuilder::decompress` says: by
+/// default nothing (a `.gz` file is binary and skipped), by name a
+/// `.gz` file and not a gzip stream given as a reader, by sniffing both.
+#[test]
+fn the_library_decompresses_as_configured() {
+    use urlx::decompress::Decompress;
+    use urlx::{Extractor, Hit, Input, InputInfo, Sink};
+
+    struct Urls(Vec<String>);
+    impl Sink for Urls {
+        fn hit(&mut self, _: &InputInfo, hit: &Hit) -> std::io::Result<bool> {
+            self.0.push(hit.url().to_string());
+            Ok(true)
+        }
+        fn error(
+            &mut self,
+            _: &InputInfo,
+            e: &std::io::Error,
+        ) -> std::io::Result<()> {
+            panic!("{e}")
+        }
+    }
+    let packed = gzip(&text("gz.example", 3));
+    let dir = dir_with(&[("a.gz", &packed)]);
+    let path = dir.path().join("a.gz");
+    let found = |which: Decompress| {
+        let ex = Extractor::builder().decompress(which).build().unwrap();
+        let mut urls = Urls(Vec::new());
+        let stream = packed.clone();
+        let inputs = vec![
+            Input::file("a.gz", path.clone()),
+            Input::new("stream", move || Ok(std::io::Cursor::new(stream))),
+        ];
+        ex.search(inputs, &mut urls).unwrap();
+        urls.0.len()
+    };
+    assert_eq!(found(Decompress::Never), 0);
+    assert_eq!(found(Decompress::ByName), 3);
+    assert_eq!(found(Decompress::Sniff), 6);
+}

@@ -5,6 +5,7 @@ use std::fmt;
 
 use crate::abbrev;
 use crate::data::registry::SchemeSet;
+use crate::decompress::Decompress;
 use crate::mail::{InputFormat, MailConfig};
 use crate::scan::TriggerSearch;
 
@@ -67,6 +68,7 @@ pub struct ExtractorBuilder {
     pub(super) batch_size: usize,
     pub(super) binary: bool,
     pub(super) format: InputFormat,
+    pub(super) decompress: Decompress,
     pub(super) mail: MailConfig,
     pub(super) line_buffered: bool,
     pub(super) abbrev: abbrev::Opts,
@@ -95,6 +97,7 @@ impl ExtractorBuilder {
             batch_size: DEFAULT_BATCH,
             binary: false,
             format: InputFormat::Text,
+            decompress: Decompress::Never,
             mail: MailConfig::default(),
             line_buffered: false,
             abbrev: abbrev::Opts::NONE,
@@ -174,6 +177,16 @@ impl ExtractorBuilder {
     /// starts with `From ` and a date, or with `Subject: `.
     pub fn format(&mut self, format: InputFormat) -> &mut Self {
         self.format = format;
+        self
+    }
+
+    /// Which inputs are decompressed while read: none by default; files
+    /// by their name (`.gz`, `.bz2`, `.xz`, `.zst`), as the command-line
+    /// tool does; or every input whose first bytes say so (its `-z`).
+    /// A file read decompressed is read in order by one thread, not in
+    /// parts.
+    pub fn decompress(&mut self, which: Decompress) -> &mut Self {
+        self.decompress = which;
         self
     }
 

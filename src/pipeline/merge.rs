@@ -129,11 +129,8 @@ impl Merger<'_> {
             // A whole small file is the only item of its input.
             let whole =
                 matches!(item, Item::Small { .. } | Item::SmallPath { .. });
-            feeder.names.release_before(input);
-            let info = InputInfo {
-                index: input,
-                name: feeder.names.get(input, whole),
-            };
+            let info =
+                InputInfo { index: input, name: feeder.name(input, whole) };
             let go = match item {
                 Item::Error { error, .. } => {
                     self.merge_error(&info, &error, st, sink)?;

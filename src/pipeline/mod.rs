@@ -42,7 +42,8 @@ use scanned::{Found, Scanned, ScannedBatch};
 
 use crate::delimit::{self, LOOKAHEAD_SLACK};
 use crate::feed::{
-    Feeder, FilePart, Input, Item, Names, PartRead, cut_at_nul, read_small,
+    FeedConfig, Feeder, FilePart, Input, Item, PartRead, cut_at_nul,
+    read_small,
 };
 use crate::finder::{Finder, placed};
 use crate::format::{self, Reading};
@@ -194,19 +195,19 @@ impl Extractor {
         I::IntoIter: 'a,
     {
         let cfg = &self.config;
-        let mut feeder = Feeder {
-            inputs: Box::new(inputs.into_iter().enumerate()),
-            names: Names::default(),
-            current: None,
-            lookahead: cfg.max_url_len + LOOKAHEAD_SLACK,
-            binary: cfg.binary,
-            format: cfg.format,
-            line_buffered: cfg.line_buffered,
-            chunk: cfg.chunk_size,
-            batch: cfg.batch_size,
-            max_message: cfg.mail.max_message,
-            pool: Vec::new(),
-        };
+        let mut feeder = Feeder::new(
+            inputs,
+            FeedConfig {
+                lookahead: cfg.max_url_len + LOOKAHEAD_SLACK,
+                binary: cfg.binary,
+                format: cfg.format,
+                decompress: cfg.decompress,
+                line_buffered: cfg.line_buffered,
+                chunk: cfg.chunk_size,
+                batch: cfg.batch_size,
+                max_message: cfg.mail.max_message,
+            },
+        );
         let mut state = MergeState::default();
         if cfg.line_buffered || rayon::current_num_threads() <= 1 {
             // Read, scan, merge, one after the other (line-buffered: and

@@ -14,7 +14,6 @@ use std::sync::mpsc;
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
 use urlx::Input;
-use urlx::decompress::{Compression, decoder, sniffed};
 
 /// The name standard input is reported under.
 pub const STDIN_NAME: &str = "<stdin>";
@@ -223,38 +222,22 @@ impl Found {
 
 /// The library input for what was found, and whether it was named on
 /// the command line.
-pub fn to_input(found: Found, sniff: bool) -> (Input<'static>, bool) {
+pub fn to_input(found: Found) -> (Input<'static>, bool) {
     match found {
-        Found::Stdin => {
-            let input = Input::new(STDIN_NAME, move || {
-                let stdin = io::stdin();
-                if sniff { sniffed(stdin) } else { Ok(Box::new(stdin)) }
-            });
-            (input, true)
-        }
+        Found::Stdin => (Input::new(STDIN_NAME, || Ok(io::stdin())), true),
         Found::Error { path, error } => {
             let input =
                 Input::new(name_of(&path), move || Err::<File, _>(error));
             (input, false)
         }
         Found::File { path, len, explicit } => {
+            // Opened and read by the library, which decompresses what
+            // the extractor's `decompress` says.
             let name = name_of(&path);
-            if !sniff && Compression::from_path(&path) == Compression::None {
-                // Read by the scanning threads themselves.
-                let input = match len {
-                    Some(len) => Input::file_with_len(name, path, len),
-                    None => Input::file(name, path),
-                };
-                return (input, explicit);
-            }
-            let input = Input::new(name, move || {
-                let file = File::open(&path)?;
-                if sniff {
-                    sniffed(file)
-                } else {
-                    decoder(file, Compression::from_path(&path))
-                }
-            });
+            let input = match len {
+                Some(len) => Input::file_with_len(name, path, len),
+                None => Input::file(name, path),
+            };
             (input, explicit)
         }
     }

@@ -328,6 +328,11 @@ fn run(args: Args) -> anyhow::Result<u8> {
         .line_numbers(opts.line_number || args.json)
         .binary(args.text)
         .format(args.format.0)
+        .decompress(if args.search_zip {
+            urlx::decompress::Decompress::Sniff
+        } else {
+            urlx::decompress::Decompress::ByName
+        })
         .line_buffered(args.line_buffered)
         .abbreviated(args.abbreviated)
         .emails(args.emails)
@@ -367,7 +372,6 @@ fn run(args: Args) -> anyhow::Result<u8> {
         invalid: 0,
     };
     let flags = explicit.clone();
-    let sniff = args.search_zip;
     let mut globs = input::type_globs(&args.types, &args.types_not)
         .map_err(|e| anyhow::anyhow!(e))?;
     globs.extend(args.glob.iter().cloned());
@@ -381,7 +385,7 @@ fn run(args: Args) -> anyhow::Result<u8> {
         globs,
     };
     let inputs = input::walk(paths, walk).map(move |found| {
-        let (input, was) = input::to_input(found, sniff);
+        let (input, was) = input::to_input(found);
         flags.borrow_mut().push(was);
         input
     });
