@@ -319,29 +319,16 @@ fn decode_errors_are_sentences() {
 /// `.gz` file and not a gzip stream given as a reader, by sniffing both.
 #[test]
 fn the_library_decompresses_as_configured() {
+    use crate::common::Collect;
     use urlx::decompress::Decompress;
-    use urlx::{Extractor, Hit, Input, InputInfo, Sink};
+    use urlx::{Extractor, Input};
 
-    struct Urls(Vec<String>);
-    impl Sink for Urls {
-        fn hit(&mut self, _: &InputInfo, hit: &Hit) -> std::io::Result<bool> {
-            self.0.push(hit.url().to_string());
-            Ok(true)
-        }
-        fn error(
-            &mut self,
-            _: &InputInfo,
-            e: &std::io::Error,
-        ) -> std::io::Result<()> {
-            panic!("{e}")
-        }
-    }
     let packed = gzip(&text("gz.example", 3));
     let dir = dir_with(&[("a.gz", &packed)]);
     let path = dir.path().join("a.gz");
     let found = |which: Decompress| {
         let ex = Extractor::builder().decompress(which).build().unwrap();
-        let mut urls = Urls(Vec::new());
+        let mut urls = Collect(Vec::new());
         let stream = packed.clone();
         let inputs = vec![
             Input::file("a.gz", path.clone()),
