@@ -250,7 +250,8 @@ fn stages(c: &mut Criterion) {
     });
     // The ways of finding triggers, on logs (a colon in every
     // timestamp): every colon, or only scheme endings (Teddy, on the
-    // last letter or the last two); all must delimit the same 255
+    // last letter or the last two, or the SIMD sieve); all must delimit
+    // the same 255
     // candidates (the `find/logs` hits).
     let logs = corpus("logs", Some("log"));
     group.throughput(Throughput::Bytes(logs.len() as u64));
@@ -258,6 +259,7 @@ fn stages(c: &mut Criterion) {
         ("delimit_colons/logs", TriggerSearch::Colons),
         ("delimit_letters/logs", TriggerSearch::Letters),
         ("delimit_pairs/logs", TriggerSearch::Pairs),
+        ("delimit_sieve/logs", TriggerSearch::Sieve),
     ] {
         if !urlx::stages::search_available(search) {
             continue;

@@ -65,7 +65,8 @@
 //! DESIGN.md lists each place where urlx differs from an older draft.
 
 #![deny(missing_docs)]
-#![forbid(unsafe_code)]
+// The one exception, `sieve` (SIMD loads), allows it for itself.
+#![deny(unsafe_code)]
 
 // The modules, in pipeline order.
 // Lexical facts every stage shares: character classes, percent-encoding.
@@ -88,6 +89,8 @@ mod stream;
 pub mod mail;
 // Stage 1: trigger search.
 mod scan;
+// The SIMD sieve that keeps the colons a scheme can end at.
+mod sieve;
 // Stage 2: URL extent in context (Appendix E).
 mod delimit;
 // Stages 1-2 for URLs without a scheme: www., ftp., e-mail addresses
@@ -164,6 +167,7 @@ pub mod stages {
             TriggerSearch::Colons => true,
             TriggerSearch::Letters => crate::scan::letters().is_some(),
             TriggerSearch::Pairs => crate::scan::pairs().is_some(),
+            TriggerSearch::Sieve => crate::sieve::sieve().is_some(),
         }
     }
 

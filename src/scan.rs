@@ -15,6 +15,7 @@ use crate::abbrev::{self, Abbrev};
 use crate::delimit::{self, delimit};
 use crate::hit::{Candidate, Context};
 use crate::scheme::OPAQUE_SCHEMES;
+use crate::sieve::{Sieve, sieve};
 
 /// Bytes scanned with one method before the choice is made again.
 const BLOCK: usize = 32 << 10;
@@ -22,23 +23,28 @@ const BLOCK: usize = 32 << 10;
 /// Blocks (per thread) between the starts of two measurements.
 const PERIOD: u32 = 256;
 
-/// Blocks measured at the start of each period, four with each method,
-/// in the order of [`PROBE_ORDER`] (neighbouring blocks are alike, so
-/// the sums compare the methods, not the text).
-const PROBES: u32 = 12;
+/// The methods measured against each other where the CPU has no
+/// [`crate::sieve`] (which needs AVX2 and, where it runs, was faster than
+/// each of them on every input measured, or as fast), and the order in
+/// which the blocks at the start of each period try them: each method
+/// as often early as late in the measurement (neighbouring blocks are
+/// alike, so the sums compare the methods, not the text).
+struct Plan {
+    methods: &'static [TriggerSearch],
+    order: &'static [u8],
+}
 
-/// The method of each measured block: each method as often early as
-/// late in the measurement.
-const PROBE_ORDER: [TriggerSearch; PROBES as usize] = {
-    use TriggerSearch::{Colons as C, Letters as L, Pairs as P};
-    [C, L, P, P, L, C, C, L, P, P, L, C]
-};
+fn plan() -> &'static Plan {
+    use TriggerSearch::{Colons, Letters, Pairs};
+    const PLAN: Plan = Plan {
+        methods: &[Colons, Letters, Pairs],
+        order: &[0, 1, 2, 2, 1, 0, 0, 1, 2, 2, 1, 0],
+    };
+    &PLAN
+}
 
-/// The methods measured, in the order of [`Costs::ns`].
-const MEASURED: [TriggerSearch; 3] =
-    [TriggerSearch::Colons, TriggerSearch::Letters, TriggerSearch::Pairs];
-
-/// Which method this thread uses, and its measurement in progress.
+/// Which method this thread uses, and its measurement in progress
+/// (without the sieve).
 ///
 /// Which method is fastest depends on the input (how many colons, how
 /// many of them after letters, how often the Teddy fingerprints collide)
@@ -54,8 +60,8 @@ const MEASURED: [TriggerSearch; 3] =
 /// share and which varies more from block to block than the methods
 /// differ.
 struct Costs {
-    /// Nanoseconds spent by each of [`MEASURED`] in this period's
-    /// measurement: the sum and the largest.
+    /// Nanoseconds spent by each method of the [`plan`] in this
+    /// period's measurement: the sum and the largest.
     ns: Cell<[(u64, u64); 3]>,
     /// Whole blocks scanned by this thread.
     blocks: Cell<u32>,
@@ -64,8 +70,8 @@ struct Costs {
 }
 
 /// Where block `n` of a thread lies in its period: measured when below
-/// `PROBES`. The first periods are shorter (1 MiB), the first
-/// measurement being made on cold caches.
+/// the number of probes of the [`plan`]. The first periods are shorter
+/// (1 MiB), the first measurement being made on cold caches.
 fn phase(n: u32) -> u32 {
     if n < PERIOD { n % (PERIOD / 8) } else { n % PERIOD }
 }
@@ -85,32 +91,37 @@ impl Costs {
     /// block (the end of a range) costs mostly the call: it is not
     /// measured.
     fn pick(&self, whole: bool) -> (TriggerSearch, bool) {
-        let phase = phase(self.blocks.get());
-        if !whole || phase >= PROBES {
-            self.blocks.set(self.blocks.get().wrapping_add(u32::from(whole)));
-            return (self.choice.get(), false);
+        let phase = phase(self.blocks.get()) as usize;
+        let plan = plan();
+        match plan.order.get(phase) {
+            Some(&m) if whole => (plan.methods[usize::from(m)], true),
+            _ => {
+                self.blocks
+                    .set(self.blocks.get().wrapping_add(u32::from(whole)));
+                (self.choice.get(), false)
+            }
         }
-        (PROBE_ORDER[phase as usize], true)
     }
 
     /// Record what a block picked for measurement took, and at the end
     /// of the measurement choose.
     fn record(&self, method: TriggerSearch, took: Duration) {
         let ns = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
+        let plan = plan();
         let mut sums = self.ns.get();
-        let i = MEASURED.iter().position(|&m| m == method).unwrap_or(0);
+        let i = plan.methods.iter().position(|&m| m == method).unwrap_or(0);
         let (sum, max) = &mut sums[i];
         *sum = sum.saturating_add(ns);
         *max = ns.max(*max);
         let n = self.blocks.get().wrapping_add(1);
         self.blocks.set(n);
-        if phase(n) == PROBES {
+        if phase(n) as usize == plan.order.len() {
             // The slowest block of each is left out: a thread preempted
             // or a page fault in the middle of a block says nothing of
             // the method.
             let costs = sums.map(|(sum, max)| sum - max);
-            let best = (0..MEASURED.len()).min_by_key(|&i| costs[i]);
-            self.choice.set(MEASURED[best.unwrap_or(0)]);
+            let best = (0..plan.methods.len()).min_by_key(|&i| costs[i]);
+            self.choice.set(plan.methods[best.unwrap_or(0)]);
             sums = [(0, 0); 3];
         }
         self.ns.set(sums);
@@ -118,8 +129,9 @@ impl Costs {
 }
 
 /// How the colons of a block are found: fixed (for profiling and tests,
-/// see `ExtractorBuilder::trigger_search`) or, by default, chosen by
-/// `Costs`, which measures them all.
+/// see `ExtractorBuilder::trigger_search`) or, by default, the sieve
+/// where the CPU has AVX2, otherwise the method `Costs` measures to be
+/// the fastest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum TriggerSearch {
@@ -131,6 +143,10 @@ pub enum TriggerSearch {
     /// Only `://` and the last two letters of a scheme recognised
     /// without `//` followed by `:` (`pairs`, fat Teddy).
     Pairs,
+    /// Only `:/` and the colons after the last two letters of a scheme
+    /// recognised without `//`, kept by a SIMD sieve (AVX2,
+    /// [`crate::sieve`]).
+    Sieve,
 }
 
 /// What scanning needs besides the bytes.
@@ -184,8 +200,10 @@ pub(crate) fn scan_with(
     // Endings stand for colons only while the only schemes recognised
     // without `//` are the built-in ones.
     let finders = match rules.delimit.opaque {
-        None if !rules.delimit.refang => (letters(), pairs()),
-        _ => (None, None),
+        None if !rules.delimit.refang => {
+            Finders { letters: letters(), pairs: pairs(), sieve: sieve() }
+        }
+        _ => Finders::default(),
     };
     if let Some(fixed) = search {
         run_block(
@@ -198,8 +216,12 @@ pub(crate) fn scan_with(
         );
         return;
     }
-    if finders.0.is_none() && finders.1.is_none() {
+    if finders.is_empty() {
         colons(hay, from, to, rules, &mut pos, &mut found);
+        return;
+    }
+    if let Some(sieve) = finders.sieve {
+        by_sieve(hay, from, to, rules, sieve, &mut pos, &mut found);
         return;
     }
     let mut block = from;
@@ -234,13 +256,19 @@ fn run_block(
     (hay, from, to): (&[u8], usize, usize),
     rules: &ScanRules,
     method: TriggerSearch,
-    (letters, pairs): Finders,
+    finders: Finders,
     pos: &mut usize,
     found: &mut impl FnMut(Candidate),
 ) {
     let finder = match method {
-        TriggerSearch::Letters => letters,
-        TriggerSearch::Pairs => pairs,
+        TriggerSearch::Letters => finders.letters,
+        TriggerSearch::Pairs => finders.pairs,
+        TriggerSearch::Sieve => {
+            if let Some(sieve) = finders.sieve {
+                return by_sieve(hay, from, to, rules, sieve, pos, found);
+            }
+            None
+        }
         TriggerSearch::Colons => None,
     };
     match finder {
@@ -249,8 +277,41 @@ fn run_block(
     }
 }
 
-/// The two scheme-ending searchers, where available.
-type Finders = (Option<&'static Searcher>, Option<&'static Searcher>);
+/// The searches for scheme-ending colons, where available.
+#[derive(Clone, Copy, Default)]
+struct Finders {
+    letters: Option<&'static Searcher>,
+    pairs: Option<&'static Searcher>,
+    sieve: Option<&'static Sieve>,
+}
+
+impl Finders {
+    fn is_empty(&self) -> bool {
+        self.letters.is_none() && self.pairs.is_none() && self.sieve.is_none()
+    }
+}
+
+/// The same as [`colons`], but only for the colons the [`Sieve`] keeps:
+/// every colon that `delimit` can accept with the built-in schemes.
+fn by_sieve(
+    hay: &[u8],
+    from: usize,
+    to: usize,
+    rules: &ScanRules,
+    sieve: &Sieve,
+    pos: &mut usize,
+    found: &mut impl FnMut(Candidate),
+) {
+    sieve.for_each(hay, from, to, |colon| {
+        if colon < *pos {
+            return;
+        }
+        if let Some(c) = evaluate(hay, colon, rules) {
+            *pos = c.resume;
+            found(c);
+        }
+    });
+}
 
 /// Give `found` the candidates of every `:` in `hay[from..to]` at or
 /// after `*pos`.

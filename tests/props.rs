@@ -439,14 +439,16 @@ proptest! {
     })]
 
     /// Searching only for scheme endings (`://`, and the last letter or
-    /// the last two letters of each opaque scheme and `URL`, then `:`)
-    /// finds exactly the candidates that trying every colon finds, and
-    /// so does the adaptive mix of the three.
+    /// the last two letters of each opaque scheme and `URL`, then `:`,
+    /// by Teddy or by the sieve) finds exactly the candidates that
+    /// trying every colon finds, and so does the adaptive mix.
     #[test]
     fn scheme_endings_find_what_colons_find(text in scan_text()) {
         let hay = text.as_bytes();
         let colons = candidate_spans(hay, Some(TriggerSearch::Colons));
-        for search in [TriggerSearch::Letters, TriggerSearch::Pairs] {
+        for search in
+            [TriggerSearch::Letters, TriggerSearch::Pairs, TriggerSearch::Sieve]
+        {
             if search_available(search) {
                 prop_assert_eq!(
                     &candidate_spans(hay, Some(search)),
@@ -483,7 +485,9 @@ fn adaptive_scan_agrees_on_mixed_input() {
     assert!(colons.len() > 10_000, "{}", colons.len());
     assert_eq!(candidate_spans(hay, None), colons);
     // Where a search has no SIMD searcher it tries every colon.
-    for search in [TriggerSearch::Letters, TriggerSearch::Pairs] {
+    for search in
+        [TriggerSearch::Letters, TriggerSearch::Pairs, TriggerSearch::Sieve]
+    {
         assert_eq!(candidate_spans(hay, Some(search)), colons, "{search:?}");
     }
 }

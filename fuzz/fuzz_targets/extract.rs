@@ -48,6 +48,7 @@ fuzz_target!(|data: &[u8]| {
             TriggerSearch::Colons,
             TriggerSearch::Letters,
             TriggerSearch::Pairs,
+            TriggerSearch::Sieve,
         ] {
             let fixed = build(true, Some(search)).find(text);
             assert_eq!(whole, fixed, "{format:?} {search:?}");

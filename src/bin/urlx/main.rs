@@ -343,6 +343,7 @@ fn run(args: Args) -> anyhow::Result<u8> {
         Ok("colons") => Some(TriggerSearch::Colons),
         Ok("letters") => Some(TriggerSearch::Letters),
         Ok("pairs") => Some(TriggerSearch::Pairs),
+        Ok("sieve") => Some(TriggerSearch::Sieve),
         _ => None,
     };
     builder.trigger_search(search);

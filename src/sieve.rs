@@ -1,0 +1,316 @@
+//! The trigger sieve: a branch-free AVX2 pass that keeps, of all the
+//! colons of a range, only those that can end a scheme with the
+//! built-in rules: a `:` followed by `/`, or one after the last two
+//! letters of a scheme recognised without `//` (`to:` of `mailto:`, in
+//! any case). This is the crate's only `unsafe` code: unaligned vector
+//! loads, each within the slice, as the comment at each says.
+//!
+//! Every colon `delimit` can accept with the built-in schemes is kept
+//! (a scheme used with `//` has its colon before `/`; one without ends
+//! in the letters looked for, see [`crate::scheme::OPAQUE_SCHEMES`]), so
+//! scanning the kept colons finds what scanning every colon finds
+//! (`tests/props.rs` compares them). Unlike the multi-pattern searches,
+//! its cost does not depend on how many colons or letters the text
+//! holds: every 32 bytes take the same dozen vector operations.
+
+#![allow(unsafe_code)]
+
+use std::sync::OnceLock;
+
+use crate::scheme::OPAQUE_SCHEMES;
+
+/// The sieve's tables: which lower-case letters end a scheme used
+/// without `//` (`last`), which come before those (`second`), and the
+/// exact pairs.
+#[derive(Debug)]
+pub(crate) struct Sieve {
+    /// By low nibble: bit 0 (bit 1) when `0x6N` (`0x7N`) is a last
+    /// letter, bit 2 (bit 3) when it is a second-to-last letter.
+    low: [u8; 16],
+    /// By high nibble: bits 0 and 2 for 6, bits 1 and 3 for 7.
+    high: [u8; 16],
+    /// The last two letters of each scheme, lower case, as a bit set
+    /// indexed by `(second - b'a') * 26 + (last - b'a')`.
+    pairs: [u64; 11],
+}
+
+/// The sieve for the built-in schemes, where the CPU has AVX2 (and
+/// every scheme used without `//`, and `URL`, ends in two ASCII
+/// letters, which the tables need).
+pub(crate) fn sieve() -> Option<&'static Sieve> {
+    static SIEVE: OnceLock<Option<Sieve>> = OnceLock::new();
+    SIEVE
+        .get_or_init(|| {
+            if !avx2() {
+                return None;
+            }
+            Sieve::new(OPAQUE_SCHEMES.iter().copied().chain(["url"]))
+        })
+        .as_ref()
+}
+
+#[cfg(target_arch = "x86_64")]
+fn avx2() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn avx2() -> bool {
+    false
+}
+
+impl Sieve {
+    /// Tables for the schemes `names`; `None` if one does not end in
+    /// two ASCII letters.
+    fn new<'a>(names: impl Iterator<Item = &'a str>) -> Option<Sieve> {
+        let mut s = Sieve { low: [0; 16], high: [0; 16], pairs: [0; 11] };
+        for name in names {
+            let b = name.as_bytes();
+            let [second, last] = *b.get(b.len().checked_sub(2)?..)? else {
+                return None;
+            };
+            let (second, last) =
+                (second.to_ascii_lowercase(), last.to_ascii_lowercase());
+            if !second.is_ascii_lowercase() || !last.is_ascii_lowercase() {
+                return None;
+            }
+            for (c, shift) in [(last, 0), (second, 2)] {
+                // Lower-case letters are 0x61..=0x7A: high nibble 6 or 7.
+                let bit = 1u8 << (shift + (c >> 4) - 6);
+                s.low[usize::from(c & 15)] |= bit;
+                s.high[usize::from(c >> 4)] |= bit;
+            }
+            let i = pair_index(second, last);
+            s.pairs[i / 64] |= 1 << (i % 64);
+        }
+        Some(s)
+    }
+
+    /// Whether the colon at `colon` is kept: followed by `/`, or after
+    /// the last two letters of a scheme used without `//`.
+    #[inline]
+    pub(crate) fn keeps(&self, hay: &[u8], colon: usize) -> bool {
+        if hay.get(colon + 1) == Some(&b'/') {
+            return true;
+        }
+        let (Some(&second), Some(&last)) = (
+            colon.checked_sub(2).and_then(|i| hay.get(i)),
+            colon.checked_sub(1).and_then(|i| hay.get(i)),
+        ) else {
+            return false;
+        };
+        let (second, last) =
+            (second.to_ascii_lowercase(), last.to_ascii_lowercase());
+        if !second.is_ascii_lowercase() || !last.is_ascii_lowercase() {
+            return false;
+        }
+        let i = pair_index(second, last);
+        self.pairs[i / 64] >> (i % 64) & 1 != 0
+    }
+
+    /// Call `each` with every kept colon in `hay[from..to]`, in order.
+    pub(crate) fn for_each(
+        &self,
+        hay: &[u8],
+        from: usize,
+        to: usize,
+        mut each: impl FnMut(usize),
+    ) {
+        let to = to.min(hay.len());
+        if from >= to {
+            return;
+        }
+        // The vector loop reads two bytes before a position and 32 bytes
+        // after it: the edges go through the exact test colon by colon.
+        let vec_from = from.max(2);
+        let vec_to = if hay.len() >= 33 { to.min(hay.len() - 32) } else { 0 };
+        if vec_from >= vec_to {
+            return self.scalar(hay, from, to, &mut each);
+        }
+        self.scalar(hay, from, vec_from, &mut each);
+        let end = self.vector(hay, vec_from, vec_to, &mut each);
+        self.scalar(hay, end, to, &mut each);
+    }
+
+    /// The exact test on each colon of `hay[from..to]`.
+    fn scalar(
+        &self,
+        hay: &[u8],
+        from: usize,
+        to: usize,
+        each: &mut impl FnMut(usize),
+    ) {
+        if from >= to {
+            return;
+        }
+        for off in memchr::memchr_iter(b':', &hay[from..to]) {
+            if self.keeps(hay, from + off) {
+                each(from + off);
+            }
+        }
+    }
+
+    /// The vector loop over whole 32-byte steps from `from` (at least 2)
+    /// while a step fits before `to` (at most `hay.len() - 32`); returns
+    /// where it stopped.
+    #[cfg(target_arch = "x86_64")]
+    fn vector(
+        &self,
+        hay: &[u8],
+        from: usize,
+        to: usize,
+        each: &mut impl FnMut(usize),
+    ) -> usize {
+        // SAFETY: `sieve()` builds a `Sieve` only when the CPU has AVX2.
+        unsafe { self.avx2(hay, from, to, each) }
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn vector(
+        &self,
+        _: &[u8],
+        from: usize,
+        _: usize,
+        _: &mut impl FnMut(usize),
+    ) -> usize {
+        from
+    }
+
+    /// [`Sieve::vector`] with AVX2: for each 32 positions, the colons
+    /// (`c`) followed by `/` (`n1`), or whose two bytes before (`p2`,
+    /// `p1`), lower-cased, are a second-to-last and a last letter (by
+    /// nibble lookup), each candidate then checked by [`Sieve::keeps`]
+    /// (the letters are tested one by one, not as a pair).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn avx2(
+        &self,
+        hay: &[u8],
+        from: usize,
+        to: usize,
+        each: &mut impl FnMut(usize),
+    ) -> usize {
+        use std::arch::x86_64::*;
+        debug_assert!(from >= 2 && to + 32 <= hay.len());
+        // SAFETY: 16-byte loads from 16-byte arrays.
+        let (low, high) = unsafe {
+            (
+                _mm_loadu_si128(self.low.as_ptr().cast()),
+                _mm_loadu_si128(self.high.as_ptr().cast()),
+            )
+        };
+        let low = _mm256_broadcastsi128_si256(low);
+        let high = _mm256_broadcastsi128_si256(high);
+        let colon = _mm256_set1_epi8(b':' as i8);
+        let slash = _mm256_set1_epi8(b'/' as i8);
+        let case = _mm256_set1_epi8(0x20);
+        let nibble = _mm256_set1_epi8(0x0f);
+        let last = _mm256_set1_epi8(0x03);
+        let second = _mm256_set1_epi8(0x0c);
+        let zero = _mm256_setzero_si256();
+        let classes = |v: __m256i| {
+            let v = _mm256_or_si256(v, case);
+            let lo = _mm256_and_si256(v, nibble);
+            let hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble);
+            _mm256_and_si256(
+                _mm256_shuffle_epi8(low, lo),
+                _mm256_shuffle_epi8(high, hi),
+            )
+        };
+        let p = hay.as_ptr();
+        let mut i = from;
+        while i < to {
+            // SAFETY: 2 <= i and i < to <= hay.len() - 32, so the loads
+            // at i - 2, i - 1, i and i + 1 read 32 bytes within `hay`.
+            let (p2, p1, c, n1) = unsafe {
+                (
+                    _mm256_loadu_si256(p.add(i - 2).cast()),
+                    _mm256_loadu_si256(p.add(i - 1).cast()),
+                    _mm256_loadu_si256(p.add(i).cast()),
+                    _mm256_loadu_si256(p.add(i + 1).cast()),
+                )
+            };
+            let colons = _mm256_cmpeq_epi8(c, colon);
+            let slashed =
+                _mm256_and_si256(colons, _mm256_cmpeq_epi8(n1, slash));
+            let not_last =
+                _mm256_cmpeq_epi8(_mm256_and_si256(classes(p1), last), zero);
+            let not_second =
+                _mm256_cmpeq_epi8(_mm256_and_si256(classes(p2), second), zero);
+            let lettered = _mm256_andnot_si256(
+                _mm256_or_si256(not_last, not_second),
+                colons,
+            );
+            let mut mask =
+                _mm256_movemask_epi8(_mm256_or_si256(slashed, lettered))
+                    as u32;
+            // The last step may reach past `to`: those positions are the
+            // scalar tail's.
+            if to - i < 32 {
+                mask &= (1u32 << (to - i)) - 1;
+            }
+            while mask != 0 {
+                let at = i + mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                if self.keeps(hay, at) {
+                    each(at);
+                }
+            }
+            i += 32;
+        }
+        i.min(to)
+    }
+}
+
+/// The index of a pair of lower-case letters in [`Sieve::pairs`].
+fn pair_index(second: u8, last: u8) -> usize {
+    usize::from(second - b'a') * 26 + usize::from(last - b'a')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every colon kept by the exact test, one by one.
+    fn by_colon(s: &Sieve, hay: &[u8], from: usize, to: usize) -> Vec<usize> {
+        (from..to).filter(|&i| hay[i] == b':' && s.keeps(hay, i)).collect()
+    }
+
+    #[test]
+    fn keeps_scheme_colons_in_any_case() {
+        let s = Sieve::new(["mailto", "news", "url"].into_iter()).unwrap();
+        let hay = b"x mailto:a MAILTO:b MaIlTo:c news: URL: ab:c d:/e f:g";
+        let kept: Vec<&str> = by_colon(&s, hay, 0, hay.len())
+            .iter()
+            .map(|&i| std::str::from_utf8(&hay[i - 2..=i]).unwrap())
+            .collect();
+        assert_eq!(kept, ["to:", "TO:", "To:", "ws:", "RL:", " d:"]);
+    }
+
+    #[test]
+    fn rejects_names_it_cannot_table() {
+        assert!(Sieve::new(["x"].into_iter()).is_none());
+        assert!(Sieve::new(["a1"].into_iter()).is_none());
+    }
+
+    #[test]
+    fn the_vector_loop_agrees_with_the_exact_test() {
+        let Some(s) = sieve() else { return };
+        // Every byte class next to colons, at every alignment and range.
+        let mut hay = Vec::new();
+        let bytes = b"::/ToRLwsaAdD`{@[\x7f\xff0mailto:news:URL:x://";
+        let mut x: u32 = 12345;
+        for _ in 0..4096 {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            hay.push(bytes[(x >> 16) as usize % bytes.len()]);
+        }
+        for from in [0, 1, 2, 3, 31, 32, 33, 100] {
+            for to in [0, 1, 2, 40, 64, 65, 4000, 4063, 4064, 4095, 4096] {
+                let mut got = Vec::new();
+                s.for_each(&hay, from, to, |i| got.push(i));
+                let want = by_colon(s, &hay, from, to.max(from));
+                assert_eq!(got, want, "from {from} to {to}");
+            }
+        }
+    }
+}
