@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # compare.sh: urlx against reading the file (dd to /dev/null, what `cat`
-# does), a bare memchr ':' count, ripgrep and
-# linkify on the synthetic inputs of gen_inputs.py; prints one markdown
-# table per input (median time, MB/s, peak RSS, URLs found, time / urlx).
+# does), a bare memchr ':' count, ripgrep and linkify, core for core:
+# `urlx -j1` against these single-threaded tools (ripgrep searches one
+# file on one thread), on the inputs of gen_inputs.py and on an mbox of
+# real mail (gen_mbox.py); prints per input one markdown table (median
+# time, MB/s, peak RSS, URLs found, and how many times as fast as each
+# tool `urlx -j1` is), then a second one with urlx's thread scaling
+# (-j2 and -jN against -j1). On the mbox, `urlx -j1 -a --format text`
+# reads the same bytes as plain text, the rate mail decoding is
+# measured against.
 #
 # Then the slow peers, when they can be installed: xurls (Go, Debian's
 # golang-mvdan-xurls-dev built with Debian's Go, or Debian's xurls command
@@ -17,7 +23,9 @@
 #   BENCH_DIR      where inputs and results go (default /tmp/urlx-bench)
 #   BENCH_SIZE_MB  size of each input in MiB (default 256)
 #   BENCH_RUNS     hyperfine runs per command (default 5, plus 1 warmup)
-#   BENCH_INPUTS   inputs to run (default "sparse prose dense")
+#   BENCH_INPUTS   inputs to run (default "needle sparse prose dense
+#                  mail"; mail is the mbox of ../shared/corpora/mail
+#                  when it is there, of corpora/mail otherwise)
 #   BENCH_PEERS    slow peers to run (default "xurls urlextract linkify-it";
 #                  empty: none)
 #   BENCH_PEER_MB  size of the slice the peers run on, MiB (default 4)
@@ -35,7 +43,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BENCH_DIR=${BENCH_DIR:-/tmp/urlx-bench}
 BENCH_SIZE_MB=${BENCH_SIZE_MB:-256}
 BENCH_RUNS=${BENCH_RUNS:-5}
-BENCH_INPUTS=${BENCH_INPUTS:-sparse prose dense}
+BENCH_INPUTS=${BENCH_INPUTS:-needle sparse prose dense mail}
 BENCH_PEERS=${BENCH_PEERS-xurls urlextract linkify-it}
 BENCH_PEER_MB=${BENCH_PEER_MB:-4}
 BENCH_PEER_RUNS=${BENCH_PEER_RUNS:-3}
@@ -193,8 +201,28 @@ DATA=$BENCH_DIR/${BENCH_SIZE_MB}M
 RESULTS=$BENCH_DIR/results-${BENCH_SIZE_MB}M
 mkdir -p "$DATA" "$RESULTS"
 size=$((BENCH_SIZE_MB * 1024 * 1024))
+# input_file NAME: the path of input NAME.
+input_file() {
+    case $1 in
+        mail) echo "$DATA/mail.mbox" ;;
+        *) echo "$DATA/$1.txt" ;;
+    esac
+}
+REAL_MAIL=$ROOT/../shared/corpora/mail
 for name in $BENCH_INPUTS; do
-    f=$DATA/$name.txt
+    f=$(input_file "$name")
+    if [ "$name" = mail ]; then
+        [ -f "$f" ] && continue
+        log "generating $f"
+        if [ -d "$REAL_MAIL" ]; then
+            python3 "$ROOT/benches/gen_mbox.py" --size "${BENCH_SIZE_MB}M" \
+                --real "$REAL_MAIL" --out "$f" >&2
+        else
+            python3 "$ROOT/benches/gen_mbox.py" --size "${BENCH_SIZE_MB}M" \
+                --out "$f" >&2
+        fi
+        continue
+    fi
     if [ ! -f "$f" ] || [ "$(stat -c %s "$f")" -ne "$size" ]; then
         log "generating $f"
         python3 "$ROOT/benches/gen_inputs.py" --size "${BENCH_SIZE_MB}M" \
@@ -220,23 +248,30 @@ echo
 
 # --- runs ----------------------------------------------------------------
 # Each entry: name|command (run without a shell: no redirections).
+# `urlx -j1` is the reference; the `urlx -jN` entries make the scaling
+# table.
+NPROC=$(nproc)
 tools() {
-    local f=$1
+    local f=$1 name=$2 n
     printf '%s\n' \
         "read|dd if=$f of=/dev/null bs=128k status=none" \
         "memchr-count|$MEMCHR $f" \
-        "urlx|$URLX $f" \
-        "urlx -j1|$URLX -j1 $f" \
+        "urlx -j1|$URLX -j1 $f"
+    [ "$name" = mail ] &&
+        printf '%s\n' "urlx -j1 -a --format text|$URLX -j1 -a --format text $f"
+    printf '%s\n' \
         "rg -o|rg -o --no-filename --no-line-number -e '$RG_REGEX' $f" \
         "linkify|$LINKIFY $f"
+    printf '%s\n' "urlx -j2|$URLX -j2 $f"
+    [ "$NPROC" -gt 2 ] && printf '%s\n' "urlx -j$NPROC|$URLX -j$NPROC $f"
+    return 0
 }
 
-# The slice the slow peers run on: urlx and the fast tools again, then
-# each installed peer.
+# The slice the slow peers run on: urlx -j1 and the fast tools again,
+# then each installed peer (all single-threaded).
 peer_tools() {
     local f=$1 entry
     printf '%s\n' \
-        "urlx|$URLX $f" \
         "urlx -j1|$URLX -j1 $f" \
         "rg -o|rg -o --no-filename --no-line-number -e '$RG_REGEX' $f" \
         "linkify|$LINKIFY $f"
@@ -276,26 +311,43 @@ for line in open(sys.argv[2]):
     extra[tool] = (int(rss), urls)
 size = int(sys.argv[3])
 med = {r["command"]: statistics.median(r["times"]) for r in runs}
-base = med["urlx"]
-print("| tool | median s | min–max s | MB/s | peak RSS MiB | URLs "
-      "| time / urlx |")
-print("|---|---:|---:|---:|---:|---:|---:|")
-for r in runs:
+base = med["urlx -j1"]
+def scaling(t):
+    return t.startswith("urlx -j") and t[7:].isdigit() and t != "urlx -j1"
+def row(r, ratio):
     t = r["command"]
     m = med[t]
     rss, urls = extra[t]
     print("| %s | %.3f | %.3f–%.3f | %.*f | %.1f | %s | %.2f |" % (
         t, m, min(r["times"]), max(r["times"]),
         0 if size / m / 1e6 >= 10 else 2, size / m / 1e6,
-        rss / 1024, urls, m / base))
+        rss / 1024, urls, ratio(m)))
+print("Core for core: one thread each.")
+print()
+print("| tool | median s | min–max s | MB/s | peak RSS MiB | URLs "
+      "| urlx -j1 is x as fast |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for r in runs:
+    if not scaling(r["command"]):
+        row(r, lambda m: m / base)
+more = [r for r in runs if scaling(r["command"])]
+if more:
+    print()
+    print("Thread scaling of urlx (not a comparison with the tools above).")
+    print()
+    print("| urlx | median s | min–max s | MB/s | peak RSS MiB | URLs "
+          "| speed-up over -j1 |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for r in [r for r in runs if r["command"] == "urlx -j1"] + more:
+        row(r, lambda m: base / m)
 EOF
 }
 
 for name in $BENCH_INPUTS; do
-    f=$DATA/$name.txt
-    echo "### $name.txt ($(stat -c %s "$f") bytes)"
+    f=$(input_file "$name")
+    echo "### $(basename "$f") ($(stat -c %s "$f") bytes)"
     echo
-    tools "$f" | bench_table "$f" "$RESULTS/$name" "$BENCH_RUNS" 1
+    tools "$f" "$name" | bench_table "$f" "$RESULTS/$name" "$BENCH_RUNS" 1
     echo
 done
 
@@ -310,6 +362,7 @@ echo "- median of $BENCH_PEER_RUNS runs in rounds (hyperfine, no warmup: the ext
     "their rate on the full inputs"
 echo
 for name in $BENCH_INPUTS; do
+    [ "$name" = mail ] && continue
     f=$DATA/$name.txt
     slice=$DATA/$name.first${BENCH_PEER_MB}M.txt
     # The first BENCH_PEER_MB MiB, cut after the last newline in them.

@@ -6,6 +6,10 @@ prose.txt and dense.txt. Standard library only; deterministic for a given
   sparse.txt  log-like lines (Apache access, syslog, application logs)
               with timestamps, IPs and scheme-less paths: many ':' but
               about one URL per 4 KB (mostly Referer URLs).
+  needle.txt  the needle in a haystack: application and system logs
+              with ISO timestamps, IPv6 addresses and key=value pairs
+              holding colons (about 70,000 ':' per MiB) and about two
+              lines with a URL per MiB.
   prose.txt   mail and RFC-like text: the paragraphs of the bundled
               corpora (corpora/text/*, corpora/mail/*.eml, read at
               generation time) repeated in shuffled order.
@@ -14,7 +18,7 @@ prose.txt and dense.txt. Standard library only; deterministic for a given
               across lines, trailing punctuation.
 
 Usage: gen_inputs.py [--size 256M] [--out DIR] [--corpora DIR]
-                     [--seed N] [--only sparse,prose,dense]
+                     [--seed N] [--only sparse,prose,dense,needle]
 """
 
 import argparse
@@ -23,7 +27,7 @@ import random
 import re
 import sys
 
-NAMES = ("sparse", "prose", "dense")
+NAMES = ("sparse", "prose", "dense", "needle")
 BLOCK = 1 << 20  # bytes buffered before each write
 
 MONTHS = ("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec").split()
@@ -247,6 +251,78 @@ def gen_sparse(out, rng):
             since_url += len(data)
 
 
+def ip6(rng):
+    return "2001:db8:%x:%x:%x:%x::%x" % tuple(
+        rng.randint(0, 0xFFFF) for _ in range(5))
+
+
+def gen_needle(out, rng):
+    """Logs with a URL about every 512 KiB and colons everywhere else."""
+    clock = Clock(rng)
+    since_url = 0
+    threshold = rng.randint(256 << 10, 768 << 10)
+    while not out.full():
+        mon, mday, hh, mm, ss, mnum = clock.tick()
+        want_url = since_url >= threshold
+        stamp = "2026-%02d-%02dT%02d:%02d:%02d.%06d+00:00" % (
+            mnum, mday, hh, mm, ss, rng.randint(0, 999999))
+        kind = rng.random()
+        if kind < 0.5:
+            # Structured application log: key=value pairs, several of
+            # them with colons (addresses, durations, ids).
+            msg = ("level=%s svc=%s peer=[%s]:%d local=%s:%d "
+                   "trace=%08x:%04x:%x dur=%d:%02d.%03d path=%s" % (
+                       rng.choice(LEVELS).lower(),
+                       rng.choice(("auth", "gw", "cache", "db")),
+                       ip6(rng), rng.randint(1024, 65535), ip(rng),
+                       rng.randint(1, 65535), rng.getrandbits(32),
+                       rng.getrandbits(16), rng.getrandbits(8),
+                       rng.randint(0, 9), rng.randint(0, 59),
+                       rng.randint(0, 999), path(rng, 3)))
+            if want_url:
+                msg += " callback=%s" % url(rng)
+            line = "%s %s\n" % (stamp, msg)
+        elif kind < 0.8:
+            # syslog with an RFC 3339 stamp and IPv6 peers.
+            msg = rng.choice((
+                "connection from %s port %d on %s port 22" % (
+                    ip6(rng), rng.randint(1024, 65535), ip6(rng)),
+                "DHCPv6 reply: addr %s/64 lifetime %d:%02d:%02d" % (
+                    ip6(rng), rng.randint(0, 23), rng.randint(0, 59),
+                    rng.randint(0, 59)),
+                "eth%d: neighbour %s lladdr %s REACHABLE" % (
+                    rng.randint(0, 3), ip6(rng),
+                    ":".join("%02x" % rng.getrandbits(8) for _ in range(6))),
+            ))
+            if want_url:
+                msg += " (see %s)" % url(rng)
+            line = "%s %s %s[%d]: %s\n" % (
+                stamp, rng.choice(HOSTWORDS), rng.choice(DAEMONS),
+                rng.randint(100, 99999), msg)
+        else:
+            # Java-style log with a thread and a timing summary.
+            msg = "%s.%s: took %d:%02d:%02d.%03d mem=%d:%d:%d key=%s:%d" % (
+                rng.choice(("org.example", "c.e.app", "io.netty")),
+                rng.choice(("Handler", "Pool", "Client", "Cache")),
+                rng.randint(0, 1), rng.randint(0, 59), rng.randint(0, 59),
+                rng.randint(0, 999), rng.randint(1, 999),
+                rng.randint(1, 999), rng.randint(1, 999),
+                rng.choice(WORDS), rng.randint(1, 99))
+            if want_url:
+                msg += " upstream=%s" % url(rng)
+            line = "%s %-5s [%s-%d] %s\n" % (
+                stamp, rng.choice(LEVELS),
+                rng.choice(("main", "worker", "io")),
+                rng.randint(1, 16), msg)
+        data = line.encode("ascii")
+        out.add(data)
+        if want_url:
+            since_url = 0
+            threshold = rng.randint(256 << 10, 768 << 10)
+        else:
+            since_url += len(data)
+
+
 def corpus_paragraphs(corpora):
     """Paragraphs (runs of lines between blank lines) of corpora/text/*
     and corpora/mail/*.eml, as bytes, in a fixed order."""
@@ -354,6 +430,8 @@ def main():
             gen_sparse(out, rng)
         elif name == "prose":
             gen_prose(out, rng, args.corpora)
+        elif name == "needle":
+            gen_needle(out, rng)
         else:
             gen_dense(out, rng)
         out.close()

@@ -1,18 +1,78 @@
 #!/usr/bin/env python3
-"""gen_mbox.py: build a large mbox from the real messages in corpora/mail.
+"""gen_mbox.py: build a large mbox from real messages.
 
-The messages of corpora/mail (the .eml files and the mboxrd samples) are
-written again and again, in a fixed shuffled order (seeded), as one mboxrd
-file of about --size bytes: each message gets a `From ` separator line and
-its body lines matching `^>*From ` one more `>`, as mboxrd requires.
+The messages of corpora/mail (the .eml files and the mboxrd samples), or
+with --real DIR every message under DIR (read recursively: the members of
+tarballs such as SpamAssassin's public corpus, mbox and mboxrd files,
+plain or gzipped, and files that are one message each, as in a Maildir
+or an MH folder), are written again and again, in a fixed shuffled order
+(seeded), as one mboxrd file of about --size bytes: each message gets a
+`From ` separator line and its body lines matching `^>*From ` one more
+`>`, as mboxrd requires.
 
 Usage: gen_mbox.py --size 256M --out /tmp/urlx-bench/mail.mbox
+       gen_mbox.py --size 256M --real ../shared/corpora/mail --out F
 """
 import argparse
+import bz2
 import gzip
 import os
 import random
 import re
+import tarfile
+
+# A file that is one message starts with a header field (or an mbox
+# `From ` line, dropped).
+HEADER = re.compile(rb"(From |[A-Za-z][A-Za-z0-9-]*:[ \t])")
+
+
+def one_message(data):
+    if data.startswith(b"From "):
+        data = data.split(b"\n", 1)[-1]
+    return data
+
+
+def split_mbox(data):
+    """The messages of an mbox (any variant: split on `From ` lines after
+    a blank line or at the start), with mboxrd quoting undone."""
+    parts = re.split(rb"(?:^|\n\n)From [^\n]*\n", data)
+    return [re.sub(rb"(?m)^>(>*From )", rb"\1", p) for p in parts
+            if p.strip()]
+
+
+def file_messages(name, data):
+    base = name.lower()
+    for ext, opener in ((".gz", gzip.decompress), (".bz2", bz2.decompress)):
+        if base.endswith(ext) and not base.endswith(".tar" + ext):
+            data, base = opener(data), base[: -len(ext)]
+    if ".mbox" in base or data.startswith(b"From mboxrd@z"):
+        return split_mbox(data)
+    if HEADER.match(data) and b"\n\n" in data[:65536].replace(b"\r\n", b"\n"):
+        return [one_message(data)]
+    return []
+
+
+def real_messages(root):
+    """Every message under `root`, in a fixed order."""
+    out = []
+    for dirpath, dirnames, files in os.walk(root):
+        dirnames.sort()
+        for name in sorted(files):
+            path = os.path.join(dirpath, name)
+            low = name.lower()
+            if re.search(r"\.(tar(\.gz|\.bz2|\.xz)?|tgz)$", low):
+                with tarfile.open(path) as tar:
+                    for m in tar:
+                        if m.isfile():
+                            data = tar.extractfile(m).read()
+                            out.extend(file_messages(m.name, data))
+                continue
+            if low.startswith(("readme", "license", "notice")) or \
+                    low.endswith((".md", ".py", ".json", ".yml")):
+                continue
+            with open(path, "rb") as f:
+                out.extend(file_messages(name, f.read()))
+    return out
 
 
 def size_arg(s):
@@ -49,9 +109,11 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--corpora", default=os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "corpora"))
+    ap.add_argument("--real", metavar="DIR",
+                    help="take every message under DIR instead")
     ap.add_argument("--seed", type=int, default=3676)
     args = ap.parse_args()
-    msgs = messages(args.corpora)
+    msgs = real_messages(args.real) if args.real else messages(args.corpora)
     rng = random.Random(args.seed)
     written = 0
     with open(args.out, "wb") as f:
