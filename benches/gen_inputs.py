@@ -251,6 +251,10 @@ def gen_sparse(out, rng):
             since_url += len(data)
 
 
+# Keys of key=value pairs: no scheme names (`news:12` would be a URL).
+KEYS = ("shard", "node", "queue", "slot", "region", "zone", "pool")
+
+
 def ip6(rng):
     return "2001:db8:%x:%x:%x:%x::%x" % tuple(
         rng.randint(0, 0xFFFF) for _ in range(5))
@@ -307,7 +311,7 @@ def gen_needle(out, rng):
                 rng.randint(0, 1), rng.randint(0, 59), rng.randint(0, 59),
                 rng.randint(0, 999), rng.randint(1, 999),
                 rng.randint(1, 999), rng.randint(1, 999),
-                rng.choice(WORDS), rng.randint(1, 99))
+                rng.choice(KEYS), rng.randint(1, 99))
             if want_url:
                 msg += " upstream=%s" % url(rng)
             line = "%s %-5s [%s-%d] %s\n" % (
