@@ -120,9 +120,9 @@ impl Sieve {
         if from >= to {
             return;
         }
-        // The vector loop reads two bytes before a position and 32 bytes
+        // The vector loop reads 32 bytes before a position and 32 bytes
         // after it: the edges go through the exact test colon by colon.
-        let vec_from = from.max(2);
+        let vec_from = from.max(32);
         let vec_to = if hay.len() >= 33 { to.min(hay.len() - 32) } else { 0 };
         if vec_from >= vec_to {
             return self.scalar(hay, from, to, &mut each);
@@ -150,9 +150,9 @@ impl Sieve {
         }
     }
 
-    /// The vector loop over whole 32-byte steps from `from` (at least 2)
-    /// while a step fits before `to` (at most `hay.len() - 32`); returns
-    /// where it stopped.
+    /// The vector loop over whole 32-byte steps from `from` (at least
+    /// 32) while a step fits before `to` (at most `hay.len() - 32`);
+    /// returns where it stopped.
     #[cfg(target_arch = "x86_64")]
     fn vector(
         &self,
@@ -177,10 +177,12 @@ impl Sieve {
     }
 
     /// [`Sieve::vector`] with AVX2: for each 32 positions, the colons
-    /// (`c`) followed by `/` (`n1`), or whose two bytes before (`p2`,
-    /// `p1`), lower-cased, are a second-to-last and a last letter (by
-    /// nibble lookup), each candidate then checked by [`Sieve::keeps`]
-    /// (the letters are tested one by one, not as a pair).
+    /// (`c`) followed by `/` (`n1`), or whose two bytes before,
+    /// lower-cased, are a second-to-last and a last letter (by nibble
+    /// lookup; each byte's class is computed once, and shifted by one
+    /// and two bytes for the positions after it), each candidate then
+    /// checked by [`Sieve::keeps`] (the letters are tested one by one,
+    /// not as a pair).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn avx2(
@@ -191,7 +193,7 @@ impl Sieve {
         each: &mut impl FnMut(usize),
     ) -> usize {
         use std::arch::x86_64::*;
-        debug_assert!(from >= 2 && to + 32 <= hay.len());
+        debug_assert!(from >= 32 && to + 32 <= hay.len());
         // SAFETY: 16-byte loads from 16-byte arrays.
         let (low, high) = unsafe {
             (
@@ -208,6 +210,8 @@ impl Sieve {
         let last = _mm256_set1_epi8(0x03);
         let second = _mm256_set1_epi8(0x0c);
         let zero = _mm256_setzero_si256();
+        // Bits 0 and 1 (2 and 3) of a class: a last (second-to-last)
+        // letter with high nibble 6 or 7.
         let classes = |v: __m256i| {
             let v = _mm256_or_si256(v, case);
             let lo = _mm256_and_si256(v, nibble);
@@ -219,28 +223,35 @@ impl Sieve {
         };
         let p = hay.as_ptr();
         let mut i = from;
+        // SAFETY: 32 <= i, so the 32 bytes before i are within `hay`.
+        let mut before =
+            classes(unsafe { _mm256_loadu_si256(p.add(i - 32).cast()) });
         while i < to {
-            // SAFETY: 2 <= i and i < to <= hay.len() - 32, so the loads
-            // at i - 2, i - 1, i and i + 1 read 32 bytes within `hay`.
-            let (p2, p1, c, n1) = unsafe {
+            // SAFETY: i < to <= hay.len() - 32, so the loads at i and
+            // i + 1 read 32 bytes within `hay`.
+            let (c, n1) = unsafe {
                 (
-                    _mm256_loadu_si256(p.add(i - 2).cast()),
-                    _mm256_loadu_si256(p.add(i - 1).cast()),
                     _mm256_loadu_si256(p.add(i).cast()),
                     _mm256_loadu_si256(p.add(i + 1).cast()),
                 )
             };
+            let here = classes(c);
+            // The classes of the bytes 1 and 2 before each position: this
+            // step's shifted, the previous step's last bytes shifted in.
+            let across = _mm256_permute2x128_si256(before, here, 0x21);
+            let p1 = _mm256_alignr_epi8(here, across, 15);
+            let p2 = _mm256_alignr_epi8(here, across, 14);
+            before = here;
             let colons = _mm256_cmpeq_epi8(c, colon);
             let slashed =
                 _mm256_and_si256(colons, _mm256_cmpeq_epi8(n1, slash));
-            let not_last =
-                _mm256_cmpeq_epi8(_mm256_and_si256(classes(p1), last), zero);
-            let not_second =
-                _mm256_cmpeq_epi8(_mm256_and_si256(classes(p2), second), zero);
-            let lettered = _mm256_andnot_si256(
-                _mm256_or_si256(not_last, not_second),
-                colons,
+            // Non-zero where both letters are (the smaller of the two).
+            let both = _mm256_min_epu8(
+                _mm256_and_si256(p1, last),
+                _mm256_and_si256(p2, second),
             );
+            let lettered =
+                _mm256_andnot_si256(_mm256_cmpeq_epi8(both, zero), colons);
             let mut mask =
                 _mm256_movemask_epi8(_mm256_or_si256(slashed, lettered))
                     as u32;
