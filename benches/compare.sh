@@ -262,6 +262,11 @@ tools() {
     printf '%s\n' \
         "rg -o|rg -o --no-filename --no-line-number -e '$RG_REGEX' $f" \
         "linkify|$LINKIFY $f"
+    # ripgrep memory-maps a single file; on the logs, where reading is
+    # most of the work, also as it reads with read(2), as urlx does.
+    case $name in
+        needle | sparse) printf '%s\n' "rg -o --no-mmap|rg -o --no-mmap --no-filename --no-line-number -e '$RG_REGEX' $f" ;;
+    esac
     printf '%s\n' "urlx -j2|$URLX -j2 $f"
     [ "$NPROC" -gt 2 ] && printf '%s\n' "urlx -j$NPROC|$URLX -j$NPROC $f"
     return 0
