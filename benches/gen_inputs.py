@@ -8,7 +8,7 @@ prose.txt and dense.txt. Standard library only; deterministic for a given
               about one URL per 4 KB (mostly Referer URLs).
   needle.txt  the needle in a haystack: application and system logs
               with ISO timestamps, IPv6 addresses and key=value pairs
-              holding colons (about 70,000 ':' per MiB) and about two
+              holding colons (about 96,000 ':' per MiB) and about two
               lines with a URL per MiB.
   prose.txt   mail and RFC-like text: the paragraphs of the bundled
               corpora (corpora/text/*, corpora/mail/*.eml, read at
