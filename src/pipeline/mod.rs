@@ -344,9 +344,8 @@ impl Extractor {
                 Item::Error { .. } | Item::End { .. } => {}
             }
         }
-        let results: Vec<Found> = jobs
-            .par_iter()
-            .map(|(i, range)| match (&batch[*i], range) {
+        let scan_job = |(i, range): &(usize, Option<Range<usize>>)| {
+            match (&batch[*i], range) {
                 (Item::Data { seg, .. }, Some(r)) => Found {
                     scanned: self.scan_chunk(seg, r.clone()),
                     ..Found::default()
@@ -373,8 +372,15 @@ impl Extractor {
                     }
                 }
                 _ => Found::default(),
-            })
-            .collect();
+            }
+        };
+        // One thread: the jobs run on this one, where the batch was read
+        // and where it is merged (no hand-over to a pool thread and back).
+        let results: Vec<Found> = if rayon::current_num_threads() <= 1 {
+            jobs.iter().map(scan_job).collect()
+        } else {
+            jobs.par_iter().map(scan_job).collect()
+        };
         // The merge needs a message's hits, not its bytes: free them
         // while the next batch is scanned.
         let mut batch = batch;
