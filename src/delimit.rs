@@ -109,7 +109,13 @@ pub(crate) fn delimit(
         // `Note: x`, `INFO: x`: only `URL:` may be followed by a space.
         return None;
     }
-    let s = scheme_start(hay, colon)?;
+    // `URL` alone before the colon is the prefix's own scheme: what
+    // `scheme_start` would find, without its look at the bytes before.
+    let s = if url_prefix && (colon == 3 || !is_scheme_byte(hay[colon - 4])) {
+        colon - 3
+    } else {
+        scheme_start(hay, colon)?
+    };
     let scheme = &hay[s..colon];
     // (The three bytes before the colon spell `URL`: the scheme is
     // `URL` when it starts there.)
