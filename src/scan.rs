@@ -23,25 +23,23 @@ const BLOCK: usize = 32 << 10;
 /// Blocks (per thread) between the starts of two measurements.
 const PERIOD: u32 = 256;
 
-/// The methods measured against each other where the CPU has no
-/// [`crate::sieve`] (which needs AVX2 and, where it runs, was faster than
-/// each of them on every input measured, or as fast), and the order in
-/// which the blocks at the start of each period try them: each method
-/// as often early as late in the measurement (neighbouring blocks are
-/// alike, so the sums compare the methods, not the text).
-struct Plan {
-    methods: &'static [TriggerSearch],
-    order: &'static [u8],
-}
+/// Blocks measured at the start of each period, four with each method,
+/// in the order of [`PROBE_ORDER`] (neighbouring blocks are alike, so
+/// the sums compare the methods, not the text).
+const PROBES: u32 = 12;
 
-fn plan() -> &'static Plan {
-    use TriggerSearch::{Colons, Letters, Pairs};
-    const PLAN: Plan = Plan {
-        methods: &[Colons, Letters, Pairs],
-        order: &[0, 1, 2, 2, 1, 0, 0, 1, 2, 2, 1, 0],
-    };
-    &PLAN
-}
+/// The method of each measured block: each method as often early as
+/// late in the measurement.
+const PROBE_ORDER: [TriggerSearch; PROBES as usize] = {
+    use TriggerSearch::{Colons as C, Letters as L, Pairs as P};
+    [C, L, P, P, L, C, C, L, P, P, L, C]
+};
+
+/// The methods measured where the CPU has no [`crate::sieve`] (which
+/// needs AVX2 and, where it runs, was faster than each of them on every
+/// input measured, or as fast), in the order of [`Costs::ns`].
+const MEASURED: [TriggerSearch; 3] =
+    [TriggerSearch::Colons, TriggerSearch::Letters, TriggerSearch::Pairs];
 
 /// Which method this thread uses, and its measurement in progress
 /// (without the sieve).
@@ -60,8 +58,8 @@ fn plan() -> &'static Plan {
 /// share and which varies more from block to block than the methods
 /// differ.
 struct Costs {
-    /// Nanoseconds spent by each method of the [`plan`] in this
-    /// period's measurement: the sum and the largest.
+    /// Nanoseconds spent by each of [`MEASURED`] in this period's
+    /// measurement: the sum and the largest.
     ns: Cell<[(u64, u64); 3]>,
     /// Whole blocks scanned by this thread.
     blocks: Cell<u32>,
@@ -70,8 +68,8 @@ struct Costs {
 }
 
 /// Where block `n` of a thread lies in its period: measured when below
-/// the number of probes of the [`plan`]. The first periods are shorter
-/// (1 MiB), the first measurement being made on cold caches.
+/// `PROBES`. The first periods are shorter (1 MiB), the first
+/// measurement being made on cold caches.
 fn phase(n: u32) -> u32 {
     if n < PERIOD { n % (PERIOD / 8) } else { n % PERIOD }
 }
@@ -91,37 +89,32 @@ impl Costs {
     /// block (the end of a range) costs mostly the call: it is not
     /// measured.
     fn pick(&self, whole: bool) -> (TriggerSearch, bool) {
-        let phase = phase(self.blocks.get()) as usize;
-        let plan = plan();
-        match plan.order.get(phase) {
-            Some(&m) if whole => (plan.methods[usize::from(m)], true),
-            _ => {
-                self.blocks
-                    .set(self.blocks.get().wrapping_add(u32::from(whole)));
-                (self.choice.get(), false)
-            }
+        let phase = phase(self.blocks.get());
+        if !whole || phase >= PROBES {
+            self.blocks.set(self.blocks.get().wrapping_add(u32::from(whole)));
+            return (self.choice.get(), false);
         }
+        (PROBE_ORDER[phase as usize], true)
     }
 
     /// Record what a block picked for measurement took, and at the end
     /// of the measurement choose.
     fn record(&self, method: TriggerSearch, took: Duration) {
         let ns = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
-        let plan = plan();
         let mut sums = self.ns.get();
-        let i = plan.methods.iter().position(|&m| m == method).unwrap_or(0);
+        let i = MEASURED.iter().position(|&m| m == method).unwrap_or(0);
         let (sum, max) = &mut sums[i];
         *sum = sum.saturating_add(ns);
         *max = ns.max(*max);
         let n = self.blocks.get().wrapping_add(1);
         self.blocks.set(n);
-        if phase(n) as usize == plan.order.len() {
+        if phase(n) == PROBES {
             // The slowest block of each is left out: a thread preempted
             // or a page fault in the middle of a block says nothing of
             // the method.
             let costs = sums.map(|(sum, max)| sum - max);
-            let best = (0..plan.methods.len()).min_by_key(|&i| costs[i]);
-            self.choice.set(plan.methods[best.unwrap_or(0)]);
+            let best = (0..MEASURED.len()).min_by_key(|&i| costs[i]);
+            self.choice.set(MEASURED[best.unwrap_or(0)]);
             sums = [(0, 0); 3];
         }
         self.ns.set(sums);
@@ -199,11 +192,20 @@ pub(crate) fn scan_with(
     let mut pos = from;
     // Endings stand for colons only while the only schemes recognised
     // without `//` are the built-in ones.
-    let finders = match rules.delimit.opaque {
-        None if !rules.delimit.refang => {
-            Finders { letters: letters(), pairs: pairs(), sieve: sieve() }
-        }
-        _ => Finders::default(),
+    let builtin = rules.delimit.opaque.is_none() && !rules.delimit.refang;
+    // The default where the CPU has the sieve: the Teddy searchers are
+    // not even built.
+    if builtin
+        && search.is_none()
+        && let Some(sieve) = sieve()
+    {
+        by_sieve(hay, from, to, rules, sieve, &mut pos, &mut found);
+        return;
+    }
+    let finders = if builtin {
+        Finders { letters: letters(), pairs: pairs(), sieve: sieve() }
+    } else {
+        Finders::default()
     };
     if let Some(fixed) = search {
         run_block(
@@ -218,10 +220,6 @@ pub(crate) fn scan_with(
     }
     if finders.is_empty() {
         colons(hay, from, to, rules, &mut pos, &mut found);
-        return;
-    }
-    if let Some(sieve) = finders.sieve {
-        by_sieve(hay, from, to, rules, sieve, &mut pos, &mut found);
         return;
     }
     let mut block = from;
