@@ -19,6 +19,7 @@ pub(crate) mod mbox;
 pub mod mime;
 mod offsets;
 
+use std::cell::{Cell, OnceCell};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -109,25 +110,52 @@ impl Default for MailConfig {
 }
 
 /// Line and column of byte `p` of a message's bytes in its input.
+///
+/// Hits come mostly in the order of their offsets: the line breaks are
+/// counted from the last position asked for to the next one (each byte
+/// read once however many hits a line holds), and the message is
+/// indexed whole only when a position comes before the last.
 struct Lines<'m> {
     msg: &'m Message,
-    newlines: Vec<usize>,
+    /// The last position asked for, the line breaks before it and the
+    /// last of them.
+    cursor: Cell<(usize, usize, Option<usize>)>,
+    /// The offsets of all line breaks, once a position went backwards.
+    newlines: OnceCell<Vec<usize>>,
 }
 
 impl<'m> Lines<'m> {
     fn new(msg: &'m Message) -> Lines<'m> {
-        Lines { msg, newlines: memchr::memchr_iter(b'\n', &msg.raw).collect() }
+        Lines {
+            msg,
+            cursor: Cell::new((0, 0, None)),
+            newlines: OnceCell::new(),
+        }
     }
 
     fn position(&self, p: usize) -> (u64, u64) {
-        let before = self.newlines.partition_point(|&n| n < p);
-        let line = self.msg.line + before as u64 + 1;
-        let at = self.msg.input_offset(p);
-        let line_start = match before {
-            0 => self.msg.offset,
-            n => self.msg.input_offset(self.newlines[n - 1]) + 1,
+        let raw = &self.msg.raw;
+        let end = p.min(raw.len());
+        let (at, count, last) = self.cursor.get();
+        let (before, last) = if end >= at {
+            let new = &raw[at..end];
+            let count = count + bytecount::count(new, b'\n');
+            let last = memchr::memrchr(b'\n', new).map(|k| at + k).or(last);
+            self.cursor.set((end, count, last));
+            (count, last)
+        } else {
+            let all = self
+                .newlines
+                .get_or_init(|| memchr::memchr_iter(b'\n', raw).collect());
+            let before = all.partition_point(|&k| k < end);
+            (before, before.checked_sub(1).map(|i| all[i]))
         };
-        (line, at - line_start + 1)
+        let line = self.msg.line + before as u64 + 1;
+        let line_start = match last {
+            None => self.msg.offset,
+            Some(k) => self.msg.input_offset(k) + 1,
+        };
+        (line, self.msg.input_offset(p) - line_start + 1)
     }
 }
 
