@@ -152,8 +152,7 @@ impl Sieve {
 
     /// The vector loop over whole 32-byte steps from `from` (at least
     /// 32) while a step fits before `to` (at most `hay.len() - 32`);
-    /// returns where it stopped.
-    #[cfg(target_arch = "x86_64")]
+    /// returns where it stopped (`from` where there is no such loop).
     fn vector(
         &self,
         hay: &[u8],
@@ -161,19 +160,14 @@ impl Sieve {
         to: usize,
         each: &mut impl FnMut(usize),
     ) -> usize {
+        #[cfg(target_arch = "x86_64")]
         // SAFETY: `sieve()` builds a `Sieve` only when the CPU has AVX2.
-        unsafe { self.avx2(hay, from, to, each) }
-    }
-
-    #[cfg(not(target_arch = "x86_64"))]
-    fn vector(
-        &self,
-        _: &[u8],
-        from: usize,
-        _: usize,
-        _: &mut impl FnMut(usize),
-    ) -> usize {
-        from
+        return unsafe { self.avx2(hay, from, to, each) };
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (hay, to, each);
+            from
+        }
     }
 
     /// [`Sieve::vector`] with AVX2: for each 32 positions, the colons
