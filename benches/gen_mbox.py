@@ -35,7 +35,7 @@ def one_message(data):
 def split_mbox(data):
     """The messages of an mbox (any variant: split on `From ` lines after
     a blank line or at the start), with mboxrd quoting undone."""
-    parts = re.split(rb"(?:^|\n\n)From [^\n]*\n", data)
+    parts = re.split(rb"(?:^|(?<=\n\n))From [^\n]*\n", data)
     return [re.sub(rb"(?m)^>(>*From )", rb"\1", p) for p in parts
             if p.strip()]
 
@@ -83,26 +83,6 @@ def size_arg(s):
     return int(m.group(1)) * mult[m.group(2).upper()]
 
 
-def messages(corpora):
-    mail = os.path.join(corpora, "mail")
-    out = []
-    for name in sorted(os.listdir(mail)):
-        path = os.path.join(mail, name)
-        if name.endswith(".eml"):
-            data = open(path, "rb").read()
-            if data.startswith(b"From "):
-                data = data.split(b"\n", 1)[1]
-            out.append(data)
-        elif ".mboxrd" in name:
-            opener = gzip.open if name.endswith(".gz") else open
-            data = opener(path, "rb").read()
-            for part in re.split(rb"(?m)^From mboxrd@z [^\n]*\n", data):
-                if part.strip():
-                    # Undo the mboxrd quoting; it is redone on writing.
-                    out.append(re.sub(rb"(?m)^>(>*From )", rb"\1", part))
-    return out
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", type=size_arg, default=size_arg("256M"))
@@ -113,7 +93,7 @@ def main():
                     help="take every message under DIR instead")
     ap.add_argument("--seed", type=int, default=3676)
     args = ap.parse_args()
-    msgs = real_messages(args.real) if args.real else messages(args.corpora)
+    msgs = real_messages(args.real or os.path.join(args.corpora, "mail"))
     rng = random.Random(args.seed)
     written = 0
     with open(args.out, "wb") as f:
