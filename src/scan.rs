@@ -14,7 +14,7 @@ use aho_corasick::packed::{self, Searcher};
 use crate::abbrev::{self, Abbrev};
 use crate::delimit::{self, delimit};
 use crate::hit::{Candidate, Context};
-use crate::scheme::OPAQUE_SCHEMES;
+use crate::scheme::colon_words;
 use crate::sieve::{Sieve, sieve};
 
 /// Bytes scanned with one method before the choice is made again.
@@ -337,7 +337,7 @@ fn colons(
 /// The same as [`colons`], but only for the colons that `finder`
 /// ([`letters`] or [`pairs`]) finds: every colon that `delimit` can
 /// accept with the built-in schemes (after `//`-less schemes, only
-/// [`OPAQUE_SCHEMES`], `URL:` and `data:,` are recognised; all of them
+/// [`crate::scheme::OPAQUE_SCHEMES`], `URL:` and `data:,` are recognised; all of them
 /// end in a letter).
 fn by_endings(
     hay: &[u8],
@@ -370,7 +370,7 @@ fn by_endings(
 }
 
 /// The multi-pattern (Teddy) searcher for `://` and for the last letter
-/// of each of [`OPAQUE_SCHEMES`] and `URL`, in both cases, followed by
+/// of each of [`crate::scheme::OPAQUE_SCHEMES`] and `URL`, in both cases, followed by
 /// `:`: 19 patterns. `None` where the CPU has no SIMD for it.
 ///
 /// 19 patterns fit slim Teddy (at most 32), which takes twice as many
@@ -388,7 +388,7 @@ pub(crate) fn letters() -> Option<&'static Searcher> {
 }
 
 /// The multi-pattern (Teddy) searcher for `://` and for the last two
-/// letters of each of [`OPAQUE_SCHEMES`] and `URL`, in all four cases,
+/// letters of each of [`crate::scheme::OPAQUE_SCHEMES`] and `URL`, in all four cases,
 /// followed by `:`: 57 patterns. `None` where the CPU has no SIMD for
 /// it (fat Teddy needs AVX2).
 ///
@@ -405,7 +405,7 @@ pub(crate) fn pairs() -> Option<&'static Searcher> {
 /// is tried.
 fn ending_searcher(n: usize) -> Option<Searcher> {
     let mut pats: Vec<Vec<u8>> = vec![b"://".to_vec()];
-    for name in OPAQUE_SCHEMES.iter().chain(&["url"]) {
+    for name in colon_words() {
         let b = name.as_bytes();
         let tail = b.get(b.len().checked_sub(n)?..)?.to_ascii_lowercase();
         // Each subset of the letters upper-cased.

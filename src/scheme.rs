@@ -264,6 +264,13 @@ pub const OPAQUE_SCHEMES: &[&str] = &{
     out
 };
 
+/// The words a colon not followed by `//` can end (in any case): the
+/// schemes recognised without `//` and the `URL:` prefix of Appendix E.
+/// Scanning searches for their endings.
+pub(crate) fn colon_words() -> impl Iterator<Item = &'static str> {
+    OPAQUE_SCHEMES.iter().copied().chain(["url"])
+}
+
 /// Whether URIs of `scheme` (compared case-insensitively) must have a
 /// non-empty host: `http`, `https`, `ftp`, `gopher`, `telnet`, `nntp`,
 /// `wais`, `prospero`, `ws`, `wss`, `sftp`, `ssh`, `rtsp`, `irc`, `git`.

@@ -7,7 +7,7 @@
 //!
 //! Every colon `delimit` can accept with the built-in schemes is kept
 //! (a scheme used with `//` has its colon before `/`; one without ends
-//! in the letters looked for, see [`crate::scheme::OPAQUE_SCHEMES`]), so
+//! in the letters looked for, see [`crate::scheme::colon_words`]), so
 //! scanning the kept colons finds what scanning every colon finds
 //! (`tests/props.rs` compares them). Unlike the multi-pattern searches,
 //! its cost does not depend on how many colons or letters the text
@@ -17,7 +17,7 @@
 
 use std::sync::OnceLock;
 
-use crate::scheme::OPAQUE_SCHEMES;
+use crate::scheme::colon_words;
 
 /// The sieve's tables: which lower-case letters end a scheme used
 /// without `//` (`last`), which come before those (`second`), and the
@@ -44,7 +44,7 @@ pub(crate) fn sieve() -> Option<&'static Sieve> {
             if !avx2() {
                 return None;
             }
-            Sieve::new(OPAQUE_SCHEMES.iter().copied().chain(["url"]))
+            Sieve::new(colon_words())
         })
         .as_ref()
 }
