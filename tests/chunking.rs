@@ -184,6 +184,19 @@ fn same_for_every_thread_count() {
     let b = four.install(|| run(&all, 4096, 65536));
     assert!(a.len() > 100);
     assert_eq!(a, b);
+    // Told to stay on the calling thread, in a pool of four.
+    let c = four.install(|| {
+        Extractor::builder()
+            .line_numbers(true)
+            .chunk_size(4096)
+            .batch_size(65536)
+            .max_url_len(64)
+            .single_thread(true)
+            .build()
+            .unwrap()
+            .find(&all)
+    });
+    assert_eq!(a, c);
 }
 
 /// All hits of `path` read as a file (in parts, by the scanning

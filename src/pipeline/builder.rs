@@ -76,6 +76,7 @@ pub struct ExtractorBuilder {
     /// Fixed trigger search for profiling; `None` measures the searches
     /// and uses the fastest.
     pub(super) trigger_search: Option<TriggerSearch>,
+    pub(super) single_thread: bool,
 }
 
 impl Default for ExtractorBuilder {
@@ -103,6 +104,7 @@ impl ExtractorBuilder {
             abbrev: abbrev::Opts::NONE,
             refang: false,
             trigger_search: None,
+            single_thread: false,
         }
     }
 
@@ -256,6 +258,16 @@ impl ExtractorBuilder {
     /// not depend on it; tests set it as low as 1.
     pub fn chunk_size(&mut self, n: usize) -> &mut Self {
         self.chunk_size = n.max(1);
+        self
+    }
+
+    /// Do all the work of a search on the thread that calls it (read,
+    /// scan, merge, call the sink), whatever rayon pool it runs in. For
+    /// callers that run one search per core themselves (a framework
+    /// calling a function per record); by default a search uses the
+    /// rayon pool it is called from, or the global one.
+    pub fn single_thread(&mut self, yes: bool) -> &mut Self {
+        self.single_thread = yes;
         self
     }
 

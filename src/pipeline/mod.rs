@@ -112,6 +112,11 @@ pub struct Extractor {
 const HEAVY_BATCH_HITS: usize = 4 * BATCH_HITS as usize;
 
 impl Extractor {
+    /// Whether a search runs on the calling thread alone.
+    fn sequential(&self) -> bool {
+        self.config.single_thread || rayon::current_num_threads() <= 1
+    }
+
     /// A builder with the defaults.
     pub fn builder() -> ExtractorBuilder {
         ExtractorBuilder::new()
@@ -209,7 +214,7 @@ impl Extractor {
             },
         );
         let mut state = MergeState::default();
-        if cfg.line_buffered || rayon::current_num_threads() <= 1 {
+        if cfg.line_buffered || self.sequential() {
             // Read, scan, merge, one after the other (line-buffered: and
             // hand each piece over as soon as it is read).
             loop {
@@ -376,7 +381,7 @@ impl Extractor {
         };
         // One thread: the jobs run on this one, where the batch was read
         // and where it is merged (no hand-over to a pool thread and back).
-        let results: Vec<Found> = if rayon::current_num_threads() <= 1 {
+        let results: Vec<Found> = if self.sequential() {
             jobs.iter().map(scan_job).collect()
         } else {
             jobs.par_iter().map(scan_job).collect()
