@@ -262,3 +262,10 @@ def test_the_gil_is_released_while_scanning():
         done.set()
         t.join()
     assert during > 1000, during
+
+
+def test_the_package_docstring_examples():
+    import doctest
+
+    result = doctest.testmod(urlx)
+    assert result.attempted >= 3 and result.failed == 0
