@@ -7,6 +7,7 @@
 use std::io::Read;
 
 use crate::mail::mbox::{Records, is_from_line, mbox_records, single_record};
+use crate::mail::warc::warc_records;
 
 /// Bytes at the start of an input that [`detect`] is given.
 pub(crate) const HEAD: usize = 8 << 10;
@@ -28,6 +29,10 @@ pub enum InputFormat {
     Eml,
     /// A single Usenet article (RFC 5536), as in a news spool.
     News,
+    /// A web archive: WARC records (ISO 28500; Common Crawl's WET and
+    /// WAT files too), each decoded by its type (HTTP responses and
+    /// requests, documents, extracted text, metadata).
+    Warc,
 }
 
 impl InputFormat {
@@ -48,6 +53,11 @@ impl InputFormat {
             "news",
             "One Usenet article per file (a news spool)",
         ),
+        (
+            InputFormat::Warc,
+            "warc",
+            "A web archive: WARC records (also WET and WAT files)",
+        ),
     ];
 
     /// The format's name, as `--format` takes it.
@@ -59,13 +69,17 @@ impl InputFormat {
     }
 }
 
-/// The format the first bytes of an input look like: an mbox starts
+/// The format the first bytes of an input look like: a web archive
+/// starts with a `WARC/1.` (or `WARC/0.`) version line; an mbox starts
 /// with a `From ` line that looks like a separator (sender and date,
 /// see `mbox`), not with text such as `From the README: ...`; a
 /// message or news article with header fields (`Name: value`, the
 /// first of which is one of the fields every message or article has
 /// near its top); anything else is text.
 pub fn detect(head: &[u8]) -> InputFormat {
+    if crate::mail::warc::is_warc(head) {
+        return InputFormat::Warc;
+    }
     let first = head.split(|&b| b == b'\n').next().unwrap_or(&[]);
     if is_from_line(first) {
         return InputFormat::Mbox;
@@ -171,6 +185,7 @@ pub(crate) fn reading(format: InputFormat) -> Reading {
         InputFormat::Maildir | InputFormat::Eml | InputFormat::News => {
             Reading::Records(single_record)
         }
+        InputFormat::Warc => Reading::Records(warc_records),
     }
 }
 
@@ -188,12 +203,13 @@ mod tests {
             Maildir => 3,
             Eml => 4,
             News => 5,
+            Warc => 6,
         }
     }
 
     #[test]
     fn the_table_lists_every_format_once() {
-        assert_eq!(InputFormat::ALL.len(), 6, "a format missing from ALL");
+        assert_eq!(InputFormat::ALL.len(), 7, "a format missing from ALL");
         for (i, &(f, name, _)) in InputFormat::ALL.iter().enumerate() {
             assert_eq!(position(f), i, "{name}");
             assert_eq!(f.name(), name);

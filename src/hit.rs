@@ -173,6 +173,28 @@ pub struct Provenance {
     pub decoded: Decoded,
     /// Problems met decoding the message (best effort was made).
     pub warnings: Vec<String>,
+    /// For a record of a web archive (WARC, WET, WAT): which record.
+    pub record: Option<Arc<Record>>,
+}
+
+/// A record of a web archive (WARC 1.1, ISO 28500): where it starts and
+/// what its header says it is.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    /// Offset in the input of the record's first byte (its `WARC/`
+    /// version line); in a compressed file, in the decompressed bytes.
+    pub offset: u64,
+    /// `WARC-Record-ID`, without its angle brackets.
+    pub id: Option<String>,
+    /// `WARC-Type`: `response`, `request`, `resource`, `metadata`,
+    /// `conversion`, `revisit`, `warcinfo`, ...
+    pub kind: Option<String>,
+    /// `WARC-Target-URI`: the URI the record is about, and the base of
+    /// the relative references in it.
+    pub target: Option<String>,
+    /// The record's `Content-Type` (`application/http; msgtype=response`
+    /// for an HTTP response, the document's type for a resource).
+    pub content_type: Option<String>,
 }
 
 /// The kind of text a hit in a message was found in.
@@ -220,6 +242,13 @@ pub enum Decoded {
     /// Base64 (RFC 2045 6.8); positions point at the part's first body
     /// line.
     Base64,
+    /// HTTP chunked transfer coding (RFC 9112 7.1) removed; positions
+    /// point into the input.
+    Chunked,
+    /// An HTTP content coding (`gzip`, `deflate`, `zstd`; RFC 9110
+    /// 8.4.1) undone, with any chunked coding; positions point at the
+    /// body's first byte.
+    Compressed,
 }
 
 impl Decoded {
@@ -229,6 +258,8 @@ impl Decoded {
             Decoded::None => "none",
             Decoded::QuotedPrintable => "quoted-printable",
             Decoded::Base64 => "base64",
+            Decoded::Chunked => "chunked",
+            Decoded::Compressed => "compressed",
         }
     }
 }

@@ -116,7 +116,7 @@ mod pipeline;
 pub mod print;
 
 pub use crate::feed::Input;
-pub use crate::hit::{Context, Decoded, Hit, Provenance, Source};
+pub use crate::hit::{Context, Decoded, Hit, Provenance, Record, Source};
 pub use crate::mail::InputFormat;
 pub use crate::pipeline::{
     BuildError, DEFAULT_MAX_URL_LEN, Extractor, ExtractorBuilder, InputInfo,
@@ -193,7 +193,8 @@ pub mod stages {
         /// line) and one past its last.
         pub range: std::ops::Range<u64>,
         /// The decoded pieces (empty for the tail of a message too long
-        /// to parse, which is scanned as plain text); their offset maps
+        /// to parse and for bytes of a web archive that are not a
+        /// record, which are scanned as plain text); their offset maps
         /// give offsets in the message: see [`MessageText::input_offset`].
         pub pieces: Vec<crate::mail::mime::Piece>,
         /// Where mboxrd `>From ` quoting was undone.
@@ -220,12 +221,15 @@ pub mod stages {
         };
         let max = mail::MailConfig::default().max_message;
         let mut reader = open(Box::new(input), max);
-        let opts = mail::mime::MimeOptions::default();
         let mut out = Vec::new();
         while let Ok(Some(msg)) = reader.next_message() {
             let start = msg.input_offset(0);
             let end = msg.input_offset(msg.raw.len());
-            let pieces = if msg.continuation {
+            let opts = mail::mime::MimeOptions {
+                web: msg.record,
+                ..mail::mime::MimeOptions::default()
+            };
+            let pieces = if msg.continuation || msg.junk {
                 Vec::new()
             } else {
                 mail::mime::parse_message(&msg.raw, &opts).pieces

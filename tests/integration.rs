@@ -54,5 +54,7 @@ mod peer_markup;
 // Other URL finders' test suites (twitter-text, robinst/linkify,
 // URLExtract) through urlx, with the expected differences argued.
 mod peer_extractors;
+// Web archives: WARC, WET and WAT records.
+mod warc;
 // The library's files import one another without a cycle.
 mod module_graph;

@@ -39,6 +39,17 @@ fn mimeish() -> impl Strategy<Value = Vec<u8>> {
         b"~{VP~}~",
         b"\x1b$BF|\x1b(B",
         b"Subject: =?iso-2022-kr?B?GyQpQw4+SA8=?= x:y\n",
+        // Web archive records: HTTP messages, their codings.
+        b"Content-Type: application/http; msgtype=response\n",
+        b"HTTP/1.1 200 OK\n",
+        b"Transfer-Encoding: chunked\n",
+        b"Content-Encoding: gzip\n",
+        b"Content-Encoding: deflate, zstd\n",
+        b"WARC-Target-URI: <http://t.example/d/>\n",
+        b"Content-Type: application/json\n",
+        b"1f\r\n",
+        b"0\r\n\r\n",
+        b"\x1f\x8b\x08\x00",
     ]);
     prop::collection::vec(
         prop_oneof![
@@ -58,12 +69,15 @@ proptest! {
         raw in mimeish(),
         attachments in any::<bool>(),
         skip in any::<bool>(),
+        web in any::<bool>(),
     ) {
         let opts = MimeOptions {
             max_depth: 4,
             max_parts: 50,
             attachments,
             skip_fields_without_scheme: skip,
+            // As a web archive record: HTTP messages walked into.
+            web: web.then_some(0),
         };
         let p = parse_message(&raw, &opts);
         for piece in &p.pieces {

@@ -269,3 +269,21 @@ def test_the_package_docstring_examples():
 
     result = doctest.testmod(urlx)
     assert result.attempted >= 3 and result.failed == 0
+
+
+def test_web_archive_records():
+    path = CORPORA / "web" / "sample.warc.gz"
+    hits = list(urlx.scan_file(path))
+    assert [h.to_dict() for h in hits] == cli_json(str(path))
+    page = [h for h in hits if h.target_uri == "http://www.example.org/dir/page.html"
+            and h.record_type == "response"]
+    assert [h.resolved for h in page][:2] == [
+        "http://www.example.org/style/site.css",
+        "http://www.example.org/about/team.html",
+    ]
+    assert all(h.record_id.startswith("urn:uuid:") for h in hits)
+    assert all(isinstance(h.record_offset, int) for h in hits)
+    # Found in memory too, the format decided from the bytes.
+    data = gzip.decompress(path.read_bytes())
+    assert [h.url for h in urlx.find(data, format="auto")] == [h.url for h in hits]
+    assert urlx.find(b"http://x.example/")[0].record_id is None

@@ -51,7 +51,10 @@ class Hit:
     input (in its UTF-8 encoding when a ``str`` was given), ``line`` and
     ``column`` are 1-based. The provenance fields (``message``,
     ``message_id``, ``part``, ``header``, ``attribute``, ``source``,
-    ``decoded``) are set for hits in mail and news, ``None`` otherwise.
+    ``decoded``) are set for hits in mail, news and web archives, and
+    the record fields (``record_offset``, ``record_id``, ``record_type``,
+    ``target_uri``, ``content_type``) for hits in web archives (WARC, WET,
+    WAT); each is ``None`` where it does not apply.
     """
 
     __slots__ = ("_fields",)
@@ -88,6 +91,11 @@ class Hit:
     attribute: Optional[str]
     source: Optional[str]
     decoded: Optional[str]
+    record_offset: Optional[int]
+    record_id: Optional[str]
+    record_type: Optional[str]
+    target_uri: Optional[str]
+    content_type: Optional[str]
 
     def __init__(self, fields: Dict[str, Any]) -> None:
         object.__setattr__(self, "_fields", fields)
@@ -107,7 +115,7 @@ class Hit:
 
     def to_dict(self) -> Dict[str, Any]:
         """The hit as the JSON object ``urlx --json`` prints (a new dict,
-        provenance keys only for hits in mail and news)."""
+        provenance keys only for hits in mail, news and web archives)."""
         return json.loads(json.dumps(self._fields))
 
     def __eq__(self, other: object) -> bool:
@@ -177,8 +185,9 @@ def find(
     """Every URL in ``data``, in order, as :class:`Hit` objects.
 
     ``format`` is how ``data`` is read: ``"text"`` (the default),
-    ``"mbox"``, ``"eml"``, ``"news"``, ``"maildir"`` (one message) or
-    ``"auto"`` (decided from the first bytes, as the command line does).
+    ``"mbox"``, ``"eml"``, ``"news"``, ``"maildir"`` (one message),
+    ``"warc"`` (WARC, WET or WAT records) or ``"auto"`` (decided from the
+    first bytes, as the command line does).
     ``base`` resolves relative references (``<URL:../x>``, HTML links),
     where a message gives none of its own. ``abbreviated``, ``emails``,
     ``domains`` and ``refang`` also find ``www.`` hosts, bare e-mail
@@ -226,8 +235,8 @@ def scan_file(
     The file is read and scanned by a thread of its own while the hits
     are consumed, a few chunks ahead at most, so memory stays bounded
     whatever the file's size (the same bound as the command line's). The
-    format is decided from the first bytes by default (an mbox, a single
-    message, news, plain text); files named ``*.gz``, ``*.bz2``, ``*.xz``
+    format is decided from the first bytes by default (a web archive, an
+    mbox, a single message, news, plain text); files named ``*.gz``, ``*.bz2``, ``*.xz``
     and ``*.zst`` are decompressed (``decompress=True``: any file by its
     magic bytes, ``False``: none). A file with a NUL byte is treated as
     the command line treats it (skipped, or searched up to it) with a

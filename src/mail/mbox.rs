@@ -73,6 +73,12 @@ pub(crate) struct Message {
     pub continuation: bool,
     /// The message was cut at the size limit.
     pub truncated: bool,
+    /// A record of a web archive: the offset in the input of its
+    /// `WARC/` line (its bytes are the record's header and block).
+    pub record: Option<u64>,
+    /// Bytes of a web archive that are not a record (no `WARC/` line,
+    /// or a header without `Content-Length`), scanned as plain text.
+    pub junk: bool,
 }
 
 impl Message {
@@ -350,6 +356,8 @@ impl<R: Read> Messages<R> {
             line: self.buf_line,
             continuation,
             truncated: cut,
+            record: None,
+            junk: false,
         };
         self.continuing = cut;
         self.length = Length::Absent;

@@ -18,6 +18,7 @@ pub mod html;
 pub(crate) mod mbox;
 pub mod mime;
 mod offsets;
+pub(crate) mod warc;
 
 use std::cell::{Cell, OnceCell};
 use std::collections::HashMap;
@@ -195,9 +196,14 @@ fn collect_hits(
         hit.end = msg.input_offset(raw_end.max(raw_start));
         (hit.line, hit.column) = lines.position(raw_start);
     };
-    if msg.continuation {
-        // The tail of a message too long to parse: plain text.
-        let warnings = vec![too_long(cfg)];
+    if msg.continuation || msg.junk {
+        // The tail of a message too long to parse, or bytes of a web
+        // archive that are not a record: plain text.
+        let warnings = vec![if msg.junk {
+            "not a WARC record: scanned as plain text".to_string()
+        } else {
+            too_long(cfg)
+        }];
         let prov = Arc::new(Provenance {
             message: msg.number,
             warnings: warnings.clone(),
@@ -213,6 +219,7 @@ fn collect_hits(
     let opts = mime::MimeOptions {
         attachments: cfg.attachments,
         skip_fields_without_scheme: ex.colon_triggers_only(),
+        web: msg.record,
         ..mime::MimeOptions::default()
     };
     // Each piece is scanned as soon as it is decoded and then dropped:
@@ -232,6 +239,7 @@ fn collect_hits(
             source: Source::Text,
             decoded: piece.decoded,
             warnings: Vec::new(),
+            record: parsed.record.clone(),
         };
         match piece.source {
             mime::PieceKind::Header(_) | mime::PieceKind::Text => {

@@ -104,6 +104,13 @@ pub(crate) fn hit_object(buf: &mut Vec<u8>, input: &InputInfo, hit: &Hit) {
         o.field("attribute", &p.attribute);
         o.field("source", p.source.as_str());
         o.field("decoded", p.decoded.as_str());
+        if let Some(r) = &p.record {
+            o.field("record_offset", &r.offset);
+            o.field("record_id", &r.id);
+            o.field("record_type", &r.kind);
+            o.field("target_uri", &r.target);
+            o.field("content_type", &r.content_type);
+        }
     }
     o.end();
 }

@@ -955,6 +955,32 @@ pub const EXPECTED: &[Expected] = &[
         }),
     },
     Expected {
+        name: "warc-record-field",
+        reason: "the header fields of a web archive record (WARC 1.1 \
+                 section 5: `WARC-Target-URI`, `WARC-Profile`, \
+                 `WARC-Refers-To-Target-URI`, ...) describe the record, \
+                 not what it holds: urlx gives the target as each hit's \
+                 `target_uri` and uses it as the base, and scans the \
+                 record's content",
+        rule: Rule::Ends(|case, _| {
+            let unit = &case.unit.input[case.unit.range.clone()];
+            let Some(at) =
+                case.base.range.start.checked_sub(case.unit.range.start)
+            else {
+                return false;
+            };
+            let header_end = unit
+                .windows(4)
+                .position(|w| w == b"\r\n\r\n")
+                .unwrap_or(unit.len());
+            let line = unit[..at].iter().rposition(|&c| c == b'\n');
+            let line = line.map_or(0, |p| p + 1);
+            case.base.src == Src::Raw
+                && at < header_end
+                && unit[line..].starts_with(b"WARC-")
+        }),
+    },
+    Expected {
         name: "binary-input",
         reason: "an input with a NUL byte in its first 64 KiB is binary \
                  and skipped, as grep and ripgrep skip it (`-a` searches \

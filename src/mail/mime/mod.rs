@@ -25,6 +25,7 @@
 //! which is bounded by [`MimeOptions::max_depth`].
 
 mod flowed;
+mod http;
 mod multipart;
 mod params;
 mod transfer;

@@ -3,11 +3,13 @@
 //! its base URI and where it came from.
 
 use super::flowed::*;
+use super::http::{self, Codings};
 use super::multipart::*;
 use super::params::*;
 use super::transfer::*;
 use super::words::*;
 use super::yenc::*;
+use crate::hit::Record;
 use crate::mail::charset::{Charset, convert};
 use crate::mail::offsets::{MapBuilder, OffsetMap};
 use crate::resolve::resolve_str;
@@ -38,6 +40,13 @@ pub struct MimeOptions {
     /// For a caller that looks for `scheme:` URLs only (not abbreviated
     /// forms, addresses or defanged URLs).
     pub skip_fields_without_scheme: bool,
+    /// The message is a record of a web archive, whose `WARC/` line is
+    /// at this offset of the input: its own header fields are not
+    /// scanned (they describe the record) but give [`Parsed::record`]
+    /// and, with `WARC-Target-URI`, the base; an HTTP message in it
+    /// (`application/http`) is walked into, its codings undone; and
+    /// JSON, JavaScript and XML bodies are read as text.
+    pub web: Option<u64>,
 }
 
 impl Default for MimeOptions {
@@ -48,6 +57,7 @@ impl Default for MimeOptions {
             max_parts: 10_000,
             attachments: false,
             skip_fields_without_scheme: false,
+            web: None,
         }
     }
 }
@@ -129,6 +139,9 @@ pub struct Parsed {
     /// Human-readable notes on bad input, each at most once, such as
     /// `part 2: invalid base64 (decoded what could be)`.
     pub warnings: Vec<String>,
+    /// For a web archive record ([`MimeOptions::web`]): what its header
+    /// says.
+    pub record: Option<std::sync::Arc<Record>>,
 }
 
 /// Most warnings kept for one message.
@@ -183,6 +196,8 @@ struct Info {
     location: Option<String>,
     attachment: bool,
     message_id: Option<String>,
+    /// The codings of an HTTP message's body (web archives).
+    http: Option<Codings>,
 }
 
 struct Walker<'a, 'f> {
@@ -193,6 +208,21 @@ struct Walker<'a, 'f> {
     each: &'f mut dyn FnMut(&Parsed, Piece),
     entities: usize,
     parts_warned: bool,
+}
+
+/// Types of web content that are text though not `text/*`: JSON,
+/// JavaScript, XML, a record's `application/warc-fields`.
+fn is_textual_application(ct: &str) -> bool {
+    matches!(
+        ct,
+        "application/json"
+            | "application/javascript"
+            | "application/x-javascript"
+            | "application/ecmascript"
+            | "application/xml"
+            | "application/warc-fields"
+    ) || (ct.starts_with("application/")
+        && (ct.ends_with("+json") || ct.ends_with("+xml")))
 }
 
 fn where_(path: &str) -> String {
@@ -237,15 +267,101 @@ impl<'a> Walker<'a, '_> {
         if top {
             self.parsed.message_id = info.message_id.clone();
         }
+        let record = match self.opts.web {
+            Some(offset) if top => Some(self.record(&fields, offset)),
+            _ => None,
+        };
+        // A record's target is the base of what it holds (WARC 1.1
+        // 5.3, `WARC-Target-URI`), unless its own fields give one.
+        let target = record.as_ref().and_then(|r| r.target.clone());
+        let inherited = match (&target, inherited) {
+            (Some(t), _) if Uri::parse(t).is_absolute() => Some(t.as_str()),
+            (_, i) => i,
+        };
         let base = self.part_base(&info, inherited, path);
         let ct = match &info.content_type {
             Some(ct) => ct.clone(),
             None if digest_child => "message/rfc822".to_string(),
             None => "text/plain".to_string(),
         };
+        if record.is_none() {
+            for f in &fields {
+                self.header_piece(f, path, &base, &ct);
+            }
+        } else {
+            self.parsed.record = record.map(std::sync::Arc::new);
+        }
+        self.body(&info, &ct, body_start, end, path, depth, base.as_deref());
+    }
+
+    /// What a web archive record's header fields say about it.
+    fn record(&self, fields: &[Field<'_>], offset: u64) -> Record {
+        let mut r = Record { offset, ..Record::default() };
+        for f in fields {
+            let slot = match f.name.to_ascii_lowercase().as_str() {
+                "warc-record-id" => &mut r.id,
+                "warc-type" => &mut r.kind,
+                "warc-target-uri" => &mut r.target,
+                "content-type" => &mut r.content_type,
+                _ => continue,
+            };
+            if slot.is_none() {
+                let (bytes, _) = self.unfold(f);
+                let v = String::from_utf8_lossy(&bytes);
+                let v = v.trim();
+                // Record IDs are written in angle brackets, and WARC 1.0
+                // wrote the target so too.
+                let v = v
+                    .strip_prefix('<')
+                    .and_then(|x| x.strip_suffix('>'))
+                    .unwrap_or(v);
+                *slot = Some(v.to_string());
+            }
+        }
+        r
+    }
+
+    /// An HTTP request or response (`application/http` in a web
+    /// archive): its start line skipped, its header fields scanned, its
+    /// body read by its `Content-Type` with its codings undone.
+    fn http(
+        &mut self,
+        start: usize,
+        end: usize,
+        path: &str,
+        depth: usize,
+        inherited: Option<&str>,
+    ) {
+        let raw = self.raw.get(start..end).unwrap_or(&[]);
+        let after_start_line =
+            memchr::memchr(b'\n', raw).map_or(end, |i| start + i + 1);
+        let (fields, body_start) =
+            self.split_header(after_start_line, end, path);
+        let mut info = self.header_info(&fields, path);
+        let base = self.part_base(&info, inherited, path);
+        // A body without a Content-Type is read as text: nothing in it
+        // is lost (RFC 9110 8.3 lets a recipient sniff it).
+        let ct = info.content_type.clone().unwrap_or("text/plain".into());
         for f in &fields {
             self.header_piece(f, path, &base, &ct);
         }
+        let coding = |name: &str| {
+            fields
+                .iter()
+                .filter(|f| f.name.eq_ignore_ascii_case(name))
+                .map(|f| {
+                    let (v, _) = self.unfold(f);
+                    String::from_utf8_lossy(&v).to_ascii_lowercase()
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        info.http = Some(Codings {
+            transfer: coding("transfer-encoding"),
+            content: coding("content-encoding"),
+        });
+        // The HTTP framing replaces MIME's transfer encodings.
+        info.transfer = None;
         self.body(&info, &ct, body_start, end, path, depth, base.as_deref());
     }
 
@@ -510,7 +626,14 @@ impl<'a> Walker<'a, '_> {
             self.leaf(info, "text/plain", start, end, path, base, true);
             return;
         }
-        if top == "multipart" {
+        let web = self.opts.web.is_some();
+        if web && ct == "application/http" && depth < self.opts.max_depth {
+            self.http(start, end, path, depth + 1, base);
+        } else if web && ct == "application/xhtml+xml" {
+            self.leaf(info, "text/html", start, end, path, base, true);
+        } else if web && is_textual_application(ct) {
+            self.leaf(info, ct, start, end, path, base, true);
+        } else if top == "multipart" {
             self.multipart(info, ct, start, end, path, depth, base);
         } else if composite {
             self.entity(start, end, path, depth + 1, base, false, false);
@@ -686,6 +809,15 @@ impl<'a> Walker<'a, '_> {
         // managers append their footer to a one-part message.
         let mut trailer = None;
         let (bytes, map, decoded) = match transfer {
+            _ if info.http.is_some() => {
+                let codings = info.http.clone().unwrap_or_default();
+                let (bytes, map, decoded, warnings) =
+                    http::decode(body, start, &codings);
+                for warning in warnings {
+                    self.warn(format!("{w}: {warning}"));
+                }
+                (bytes, map, decoded)
+            }
             "quoted-printable" => {
                 let (bytes, map, clean) = decode_qp(body, start);
                 if !clean {
