@@ -231,3 +231,17 @@ fn warc_is_detected_by_content() {
     let run = urlx_in(None, &["-"], Some(&input));
     run.expect("http://h.example/d/x.html\n", 0);
 }
+
+#[test]
+fn web_text_is_not_taken_for_quoted_printable() {
+    // In mail, `=3D` and `=` at line ends make an undeclared body read as
+    // quoted-printable (spam does that); a page says what it says.
+    let text =
+        b"see http://q.example/?a=3D1&b=3D2 and more=\nlines =3D here\n";
+    let input = warc(&[(
+        "WARC-Type: conversion\r\nContent-Type: text/plain\r\n",
+        text,
+    )]);
+    let run = urlx_in(None, &["-"], Some(&input));
+    run.expect("http://q.example/?a=3D1&b=3D2\n", 0);
+}

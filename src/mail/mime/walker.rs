@@ -838,9 +838,11 @@ impl<'a> Walker<'a, '_> {
                 }
                 (bytes, OffsetMap::constant(start), Decoded::Base64)
             }
-            t if looks_quoted_printable(body) => {
+            t if self.opts.web.is_none() && looks_quoted_printable(body) => {
                 // Spam often sends quoted-printable without saying so:
-                // `=3D` in attributes and `=` at line ends.
+                // `=3D` in attributes and `=` at line ends. (Not in a web
+                // archive: HTTP has no transfer encoding that looks so,
+                // and `=3D` in a page is what the page says.)
                 self.warn(format!(
                     "{w}: quoted-printable though declared {:?}, decoded",
                     if t.is_empty() { "7bit".into() } else { excerpt(t) }
