@@ -139,10 +139,17 @@ impl<R: Read> Warc<R> {
     fn consume(&mut self, n: usize) -> Vec<u8> {
         let n = n.min(self.pending().len());
         let taken = self.buf[self.start..self.start + n].to_vec();
-        self.line += bytecount::count(&taken, b'\n') as u64;
+        self.skip(n);
+        taken
+    }
+
+    /// Pass over `n` pending bytes.
+    fn skip(&mut self, n: usize) {
+        let n = n.min(self.pending().len());
+        let passed = &self.buf[self.start..self.start + n];
+        self.line += bytecount::count(passed, b'\n') as u64;
         self.offset += n as u64;
         self.start += n;
-        taken
     }
 
     fn message(&self, raw: Vec<u8>, offset: u64, line: u64) -> Message {
@@ -167,13 +174,18 @@ impl<R: Read> Warc<R> {
         // any a writer added).
         loop {
             self.fill(1);
-            match self.pending().first() {
-                None => return None,
-                Some(b'\r' | b'\n') => {
-                    self.consume(1);
-                }
-                Some(_) => break,
+            let breaks = self
+                .pending()
+                .iter()
+                .take_while(|&&b| matches!(b, b'\r' | b'\n'))
+                .count();
+            if breaks == 0 {
+                break;
             }
+            self.skip(breaks);
+        }
+        if self.pending().is_empty() {
+            return None;
         }
         self.fill(MAX_HEADER);
         let head = self.pending();
@@ -188,7 +200,7 @@ impl<R: Read> Warc<R> {
         };
         self.number += 1;
         let record = self.offset;
-        self.consume(version_end);
+        self.skip(version_end);
         let (offset, line) = (self.offset, self.line);
         let whole = (body - version_end) as u64 + length;
         let take = whole.min(self.max as u64) as usize;
