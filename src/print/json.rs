@@ -45,8 +45,33 @@ impl<'b> Object<'b> {
     }
 }
 
-/// Write the JSON object of one hit into `buf`.
-pub(crate) fn hit_object(buf: &mut Vec<u8>, input: &InputInfo, hit: &Hit) {
+/// A field value of a hit, as [`hit_fields`] gives it.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum FieldValue<'a> {
+    /// A string, or JSON `null` when `None`.
+    Str(Option<&'a str>),
+    /// A number, or `null` when `None`.
+    Int(Option<u64>),
+    /// A boolean.
+    Bool(bool),
+    /// A list of strings (`errors`).
+    Strs(&'a [String]),
+    /// The warnings, as (code, message) pairs.
+    Warnings(&'a [(&'static str, String)]),
+}
+
+/// Give `each` the fields of `hit`, in order, as `--json` prints them
+/// (the same keys, the same values): the URL and its forms, validity,
+/// components, position, context, and where in a message or web archive
+/// record it was found. For programs that want the fields without
+/// parsing JSON (the Python package builds its objects from them).
+pub fn hit_fields(
+    input: &InputInfo,
+    hit: &Hit,
+    mut each: impl FnMut(&'static str, FieldValue<'_>),
+) {
+    use FieldValue::*;
     // The components of the URL as written, but for a form written
     // without its scheme or defanged, those of the URI it stands for.
     // The URL is parsed once; the other forms are parsed only when they
@@ -70,65 +95,84 @@ pub(crate) fn hit_object(buf: &mut Vec<u8>, input: &InputInfo, hit: &Hit) {
     };
     let warnings = warnings(hit, &written);
     let port = uri.port().and_then(|p| p.parse::<u32>().ok());
-    let mut o = Object::new(buf);
-    o.field("url", hit.url());
-    o.field("resolved", &hit.resolved());
-    o.field("uri", &uri_form);
-    o.field("normalized", &normalized);
-    o.field("valid", &hit.is_valid());
-    o.field("repaired", &hit.repaired());
-    o.field("errors", hit.errors());
-    o.field("warnings", &warnings);
-    o.field("scheme", &uri.scheme());
-    o.field("host", &uri.host());
-    o.field("port", &port);
-    o.field("path", uri.path());
-    o.field("query", &uri.query());
-    o.field("fragment", &uri.fragment());
-    o.field("file", &input.name);
-    o.field("line", &hit.line());
-    o.field("column", &hit.column());
-    o.field("start", &hit.start());
-    o.field("end", &hit.end());
-    o.field("context", hit.context().as_str());
-    o.field("hyphen_break", &hit.hyphen_break());
-    o.field("alternative", &hit.alternative());
-    o.field("abbreviated", &hit.abbreviated());
-    o.field("refanged", &hit.refanged());
-    o.field("unwrapped", &hit.unwrapped());
+    let unwrapped = hit.unwrapped();
+    each("url", Str(Some(hit.url())));
+    each("resolved", Str(hit.resolved()));
+    each("uri", Str(uri_form.as_deref()));
+    each("normalized", Str(normalized.as_deref()));
+    each("valid", Bool(hit.is_valid()));
+    each("repaired", Str(hit.repaired()));
+    each("errors", Strs(hit.errors()));
+    each("warnings", Warnings(&warnings));
+    each("scheme", Str(uri.scheme()));
+    each("host", Str(uri.host()));
+    each("port", Int(port.map(u64::from)));
+    each("path", Str(Some(uri.path())));
+    each("query", Str(uri.query()));
+    each("fragment", Str(uri.fragment()));
+    each("file", Str(Some(&input.name)));
+    each("line", Int(Some(hit.line())));
+    each("column", Int(Some(hit.column())));
+    each("start", Int(Some(hit.start())));
+    each("end", Int(Some(hit.end())));
+    each("context", Str(Some(hit.context().as_str())));
+    each("hyphen_break", Bool(hit.hyphen_break()));
+    each("alternative", Str(hit.alternative()));
+    each("abbreviated", Str(hit.abbreviated()));
+    each("refanged", Bool(hit.refanged()));
+    each("unwrapped", Str(unwrapped.as_deref()));
     if let Some(p) = hit.provenance() {
-        o.field("message", &p.message);
-        o.field("message_id", &p.message_id);
-        o.field("part", &p.part);
-        o.field("header", &p.header);
-        o.field("attribute", &p.attribute);
-        o.field("source", p.source.as_str());
-        o.field("decoded", p.decoded.as_str());
+        each("message", Int(Some(p.message)));
+        each("message_id", Str(p.message_id.as_deref()));
+        each("part", Str(Some(&p.part)));
+        each("header", Str(p.header.as_deref()));
+        each("attribute", Str(p.attribute.as_deref()));
+        each("source", Str(Some(p.source.as_str())));
+        each("decoded", Str(Some(p.decoded.as_str())));
         if let Some(r) = &p.record {
-            o.field("record_offset", &r.offset);
-            o.field("record_id", &r.id);
-            o.field("record_type", &r.kind);
-            o.field("target_uri", &r.target);
-            o.field("content_type", &r.content_type);
+            each("record_offset", Int(Some(r.offset)));
+            each("record_id", Str(r.id.as_deref()));
+            each("record_type", Str(r.kind.as_deref()));
+            each("target_uri", Str(r.target.as_deref()));
+            each("content_type", Str(r.content_type.as_deref()));
         }
     }
+}
+
+/// Write the JSON object of one hit into `buf`.
+pub(crate) fn hit_object(buf: &mut Vec<u8>, input: &InputInfo, hit: &Hit) {
+    let mut o = Object::new(buf);
+    hit_fields(input, hit, |key, value| match value {
+        FieldValue::Str(v) => o.field(key, &v),
+        FieldValue::Int(v) => o.field(key, &v),
+        FieldValue::Bool(v) => o.field(key, &v),
+        FieldValue::Strs(v) => o.field(key, v),
+        FieldValue::Warnings(v) => {
+            let list: Vec<Value> = v
+                .iter()
+                .map(|(code, message)| json!({"code": code, "message": message}))
+                .collect();
+            o.field(key, &list);
+        }
+    });
     o.end();
 }
 
-/// The hit's warnings as `{"code", "message"}` objects: the URL's own
-/// (scheme rules, security lint, registry), then those of the mail
-/// reader about the message it came from (code `mail`).
-fn warnings(hit: &Hit, written: &Uri) -> Value {
+/// The hit's warnings as (code, message): the URL's own (scheme rules,
+/// security lint, registry), then those of the mail reader about the
+/// message it came from (code `mail`).
+fn warnings(hit: &Hit, written: &Uri) -> Vec<(&'static str, String)> {
     let own = hit
         .warnings_target()
         .map(|t| hit.warnings_of(&reparse(t, written)))
         .unwrap_or_default()
         .into_iter()
-        .map(|f| json!({"code": f.code, "message": f.message}));
-    let mail = hit.provenance().into_iter().flat_map(|p| {
-        p.warnings.iter().map(|w| json!({"code": "mail", "message": w}))
-    });
-    Value::Array(own.chain(mail).collect())
+        .map(|f| (f.code, f.message));
+    let mail = hit
+        .provenance()
+        .into_iter()
+        .flat_map(|p| p.warnings.iter().map(|w| ("mail", w.clone())));
+    own.chain(mail).collect()
 }
 
 /// `text` parsed: `written`, the parse of the URL as written, when it is
@@ -156,8 +200,10 @@ pub(crate) fn write_hit<W: Write>(
 /// (a UTF-16 surrogate pair above U+FFFF, RFC 8259 section 7) so JSON
 /// output is as safe on a terminal as the plain output, and still exact.
 pub(crate) fn escape_invisible(json: &str) -> std::borrow::Cow<'_, str> {
-    // Printable ASCII lines (most) are checked at vector speed.
-    if !json.bytes().any(|b| b >= 0x7F) || !json.chars().any(is_invisible) {
+    // Lines of ASCII without DEL (most) are checked at vector speed.
+    let plain =
+        json.is_ascii() && memchr::memchr(0x7F, json.as_bytes()).is_none();
+    if plain || !json.chars().any(is_invisible) {
         return std::borrow::Cow::Borrowed(json);
     }
     let mut out = String::with_capacity(json.len() + 12);

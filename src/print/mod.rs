@@ -16,6 +16,8 @@ use crate::validate::Uri;
 
 mod json;
 
+pub use json::{FieldValue, hit_fields};
+
 pub use crate::sanitize::{
     EXCERPT_CHARS, MESSAGE_CHARS, escape_for_terminal, excerpt, excerpt_to,
 };
@@ -101,6 +103,25 @@ pub struct PrintOptions {
     /// Colour file names (magenta) and line, column and byte numbers
     /// (green) with ANSI escapes, as ripgrep does.
     pub color: bool,
+}
+
+impl PrintOptions {
+    /// Whether `hit` is one to print by [`PrintOptions::invalid`] and
+    /// [`PrintOptions::sources`] (the choices that depend on the hit
+    /// alone, not on what was printed before it).
+    pub fn selects(&self, hit: &Hit) -> bool {
+        if !self.invalid && hit.usable().is_none() {
+            return false;
+        }
+        match &self.sources {
+            Some(sources) => {
+                let source =
+                    hit.provenance().map_or(Default::default(), |p| p.source);
+                sources.contains(&source)
+            }
+            None => true,
+        }
+    }
 }
 
 /// Within what [`PrintOptions::unique`] prints each URL once.
@@ -256,15 +277,8 @@ impl<W: Write> Printer<W> {
     /// Whether `hit` is printed; `codes` gets its warnings' codes when
     /// they are asked for (computed once, here).
     fn wanted(&mut self, hit: &Hit, codes: &mut Vec<&'static str>) -> bool {
-        if !self.opts.invalid && hit.usable().is_none() {
+        if !self.opts.selects(hit) {
             return false;
-        }
-        if let Some(ref sources) = self.opts.sources {
-            let source =
-                hit.provenance().map_or(Default::default(), |p| p.source);
-            if !sources.contains(&source) {
-                return false;
-            }
         }
         if self.opts.warnings {
             codes.extend(hit.warnings().iter().map(|w| w.code));
