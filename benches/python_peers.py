@@ -14,7 +14,9 @@ the number of URLs found (finders disagree on what a URL is; the counts
 say how far).
 
 - urlx: `urlx.find(text)` on one thread (`threads=1`, the default),
-  given the `str`; and `urlx.find(data)` given the bytes.
+  given the `str`, reading each hit's `url` (as the peers give strings);
+  the same given the bytes; and given the bytes with every field of
+  every hit (`to_dict()`, all that `--json` prints).
 - URLExtract: `URLExtract(limit=None).find_urls(line)` line by line (the
   whole text at once misses most URLs: see peers/urlextract_find.py),
   with its bundled TLD list, no DNS.
@@ -32,8 +34,12 @@ def finders():
     import urlx
 
     out = [
-        ("urlx (str)", lambda text, data: len(urlx.find(text))),
-        ("urlx (bytes)", lambda text, data: len(urlx.find(data))),
+        ("urlx (str)", lambda text, data: len([h.url for h in urlx.find(text)])),
+        ("urlx (bytes)", lambda text, data: len([h.url for h in urlx.find(data)])),
+        (
+            "urlx (bytes, to_dict)",
+            lambda text, data: len([h.to_dict() for h in urlx.find(data)]),
+        ),
     ]
     try:
         from urlextract import URLExtract

@@ -1,33 +1,36 @@
 //! The `urlx._urlx` extension module: urlx's extractor, resolver and
-//! normaliser for Python, each hit given as the JSON object that
+//! normaliser for Python, each hit given as a dict of the fields that
 //! `urlx --json` prints.
 //!
 //! This layer only translates: options into an [`urlx::ExtractorBuilder`]
-//! and [`urlx::PrintOptions`], hits into JSON Lines through the library's
-//! own [`urlx::Printer`] (so a hit has the same fields, with the same
-//! values, as on the command line), I/O errors into Python exceptions.
-//! Turning the JSON into `Hit` objects is the Python package's part
-//! (`python/urlx/__init__.py`). Scanning runs with the GIL released.
+//! and [`urlx::PrintOptions`], hits into dicts from the library's own
+//! [`urlx::print::hit_fields`] (so a hit has the same fields, with the
+//! same values, as on the command line), I/O errors into Python
+//! exceptions. Wrapping the dicts in `Hit` objects is the Python
+//! package's part (`python/urlx/__init__.py`). Scanning runs with the
+//! GIL released; the dicts are built, with the GIL, from the fields the
+//! scan collected.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::io::{self, Write};
+use std::io;
 use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 
 use urlx::decompress::Decompress;
-use urlx::print::{OutputFormat, PrintOptions, Printer};
+use urlx::print::{FieldValue, OutputFormat, PrintOptions, hit_fields};
 use urlx::{Extractor, Hit, Input, InputFormat, InputInfo, Sink, Source};
 
-/// JSON Lines bytes a stream of hits is handed over in: big enough that
-/// the hand-over costs little, small enough that memory stays bounded.
-const CHUNK: usize = 64 << 10;
+/// Hits a stream hands over at a time: enough that the hand-over costs
+/// little, few enough that memory stays bounded.
+const CHUNK: usize = 512;
 
 /// Chunks in flight between the scanning thread and the iterator.
 const IN_FLIGHT: usize = 4;
@@ -148,25 +151,227 @@ fn source(name: &str) -> PyResult<Source> {
     })
 }
 
-/// A writer whose bytes the sink that owns the printer can take.
-#[derive(Clone, Default)]
-struct Shared(Rc<RefCell<Vec<u8>>>);
+/// The names of the fields a hit can have, in `--json` order (those of
+/// mail and web archive provenance read as `None` on other hits).
+const FIELD_NAMES: &[&str] = &[
+    "url",
+    "resolved",
+    "uri",
+    "normalized",
+    "valid",
+    "repaired",
+    "errors",
+    "warnings",
+    "scheme",
+    "host",
+    "port",
+    "path",
+    "query",
+    "fragment",
+    "file",
+    "line",
+    "column",
+    "start",
+    "end",
+    "context",
+    "hyphen_break",
+    "alternative",
+    "abbreviated",
+    "refanged",
+    "unwrapped",
+    "message",
+    "message_id",
+    "part",
+    "header",
+    "attribute",
+    "source",
+    "decoded",
+    "record_offset",
+    "record_id",
+    "record_type",
+    "target_uri",
+    "content_type",
+];
 
-impl Write for Shared {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
-        Ok(buf.len())
+/// The dict of `hit`'s fields, as `--json` prints them.
+fn fields_dict<'py>(
+    py: Python<'py>,
+    file: &str,
+    hit: &Hit,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let input = InputInfo { index: 0, name: file.to_string() };
+    let mut result = Ok(());
+    hit_fields(&input, hit, |key, value| {
+        if result.is_err() {
+            return;
+        }
+        let key = PyString::intern(py, key);
+        result = match value {
+            FieldValue::Str(v) => d.set_item(key, v),
+            FieldValue::Int(v) => d.set_item(key, v),
+            FieldValue::Bool(v) => d.set_item(key, v),
+            FieldValue::Strs(v) => d.set_item(key, v),
+            FieldValue::Warnings(v) => {
+                let list = PyList::empty(py);
+                let mut r = Ok(());
+                for (code, message) in v {
+                    let item = PyDict::new(py);
+                    r = r
+                        .and_then(|_| item.set_item("code", code))
+                        .and_then(|_| item.set_item("message", message))
+                        .and_then(|_| list.append(item));
+                }
+                r.and_then(|_| d.set_item(key, list))
+            }
+            _ => Ok(()),
+        };
+    });
+    result.map(|_| d)
+}
+
+/// One URL found, with the fields of `urlx --json` (see the package's
+/// documentation). The fields are computed the first time one is read.
+#[pyclass(module = "urlx", name = "Hit", frozen)]
+struct PyHit {
+    file: Arc<str>,
+    hit: Hit,
+    fields: OnceLock<Py<PyDict>>,
+}
+
+impl PyHit {
+    /// A field the hit holds, as `hit_fields` gives it; `None` for one
+    /// that takes computing.
+    fn held(&self, py: Python<'_>, name: &str) -> PyResult<Option<Py<PyAny>>> {
+        let h = &self.hit;
+        let p = h.provenance();
+        let r = p.and_then(|p| p.record.as_deref());
+        fn obj<'py, T: IntoPyObject<'py>>(
+            py: Python<'py>,
+            v: T,
+        ) -> PyResult<Option<Py<PyAny>>> {
+            v.into_py_any(py).map(Some)
+        }
+        match name {
+            "url" => obj(py, h.url()),
+            "resolved" => obj(py, h.resolved()),
+            "valid" => obj(py, h.is_valid()),
+            "repaired" => obj(py, h.repaired()),
+            "errors" => obj(py, h.errors()),
+            "file" => obj(py, &*self.file),
+            "line" => obj(py, h.line()),
+            "column" => obj(py, h.column()),
+            "start" => obj(py, h.start()),
+            "end" => obj(py, h.end()),
+            "context" => obj(py, h.context().as_str()),
+            "hyphen_break" => obj(py, h.hyphen_break()),
+            "alternative" => obj(py, h.alternative()),
+            "abbreviated" => obj(py, h.abbreviated()),
+            "refanged" => obj(py, h.refanged()),
+            "message" => obj(py, p.map(|p| p.message)),
+            "message_id" => obj(py, p.and_then(|p| p.message_id.as_deref())),
+            "part" => obj(py, p.map(|p| p.part.as_str())),
+            "header" => obj(py, p.and_then(|p| p.header.as_deref())),
+            "attribute" => obj(py, p.and_then(|p| p.attribute.as_deref())),
+            "source" => obj(py, p.map(|p| p.source.as_str())),
+            "decoded" => obj(py, p.map(|p| p.decoded.as_str())),
+            "record_offset" => obj(py, r.map(|r| r.offset)),
+            "record_id" => obj(py, r.and_then(|r| r.id.as_deref())),
+            "record_type" => obj(py, r.and_then(|r| r.kind.as_deref())),
+            "target_uri" => obj(py, r.and_then(|r| r.target.as_deref())),
+            "content_type" => {
+                obj(py, r.and_then(|r| r.content_type.as_deref()))
+            }
+            _ => Ok(None),
+        }
     }
 
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
+    fn fields<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyDict>> {
+        if self.fields.get().is_none() {
+            let d = fields_dict(py, &self.file, &self.hit)?.unbind();
+            let _ = self.fields.set(d);
+        }
+        match self.fields.get() {
+            Some(d) => Ok(d.bind(py)),
+            None => Err(PyValueError::new_err("fields not available")),
+        }
     }
+}
+
+#[pymethods]
+impl PyHit {
+    fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
+        if !FIELD_NAMES.contains(&name) {
+            return Err(pyo3::exceptions::PyAttributeError::new_err(format!(
+                "'Hit' object has no attribute '{name}'"
+            )));
+        }
+        // The fields the hit holds are read from it; the others (the
+        // URI and normal forms, components, warnings, the redirector
+        // target) are computed, all at once, when first asked for.
+        if let Some(v) = self.held(py, name)? {
+            return Ok(v);
+        }
+        Ok(match self.fields(py)?.get_item(name)? {
+            Some(v) => v.unbind(),
+            None => py.None(),
+        })
+    }
+
+    /// The hit as the JSON object `urlx --json` prints (a new dict; the
+    /// provenance keys only for hits in mail, news and web archives).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        fields_dict(py, &self.file, &self.hit)
+    }
+
+    fn __eq__(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+    ) -> PyResult<bool> {
+        match other.cast::<PyHit>() {
+            Ok(o) => self.fields(py)?.eq(o.get().fields(py)?),
+            Err(_) => Ok(false),
+        }
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "Hit(url={}, valid={}, line={}, column={})",
+            PyString::new(py, self.hit.url()).repr()?,
+            if self.hit.is_valid() { "True" } else { "False" },
+            self.hit.line(),
+            self.hit.column()
+        ))
+    }
+
+    fn __dir__(&self) -> Vec<&'static str> {
+        let mut names: Vec<&str> = FIELD_NAMES.to_vec();
+        names.push("to_dict");
+        names.sort_unstable();
+        names
+    }
+}
+
+/// Hits with the name of their input.
+type Named = Vec<(Arc<str>, Hit)>;
+
+/// Python `Hit` objects for hits, with the GIL.
+fn py_hits<'py>(py: Python<'py>, hits: Named) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for (file, hit) in hits {
+        list.append(Bound::new(
+            py,
+            PyHit { file, hit, fields: OnceLock::new() },
+        )?)?;
+    }
+    Ok(list)
 }
 
 /// What the scanning side hands over.
 enum Msg {
-    /// JSON Lines, one object per hit, each line ending in `\n`.
-    Hits(Vec<u8>),
+    /// Hits, in order, with the name of their input.
+    Hits(Named),
     /// A note for the caller (an input skipped as binary, a problem
     /// met decoding a message): given to Python as a warning.
     Note(String),
@@ -174,24 +379,25 @@ enum Msg {
     Error(io::Error),
 }
 
-/// The sink: the library's JSON printer, its output cut into chunks and
-/// sent on, with errors and notes.
+/// The sink: the hits the print options select, their fields collected
+/// and sent on in chunks, with errors and notes.
 struct Collect {
-    printer: Printer<Shared>,
-    out: Shared,
+    print: PrintOptions,
+    hits: Named,
+    /// The name of the input of the last hit, shared by its hits.
+    name: Option<Arc<str>>,
     send: Box<dyn FnMut(Msg) -> bool>,
 }
 
 impl Collect {
     fn new(print: PrintOptions, send: Box<dyn FnMut(Msg) -> bool>) -> Self {
-        let out = Shared::default();
-        Collect { printer: Printer::new(out.clone(), print), out, send }
+        Collect { print, hits: Vec::new(), name: None, send }
     }
 
-    /// Send what was printed; `false` when nobody listens any more.
+    /// Send the hits collected; `false` when nobody listens any more.
     fn hand_over(&mut self) -> bool {
-        let bytes = std::mem::take(&mut *self.out.0.borrow_mut());
-        bytes.is_empty() || (self.send)(Msg::Hits(bytes))
+        let hits = std::mem::take(&mut self.hits);
+        hits.is_empty() || (self.send)(Msg::Hits(hits))
     }
 }
 
@@ -202,11 +408,21 @@ fn gone() -> io::Error {
 
 impl Sink for Collect {
     fn hit(&mut self, input: &InputInfo, hit: &Hit) -> io::Result<bool> {
-        let go_on = self.printer.hit(input, hit)?;
-        if self.out.0.borrow().len() >= CHUNK && !self.hand_over() {
+        if self.print.selects(hit) {
+            let name = match &self.name {
+                Some(n) if **n == *input.name => n.clone(),
+                _ => {
+                    let n: Arc<str> = input.name.as_str().into();
+                    self.name = Some(n.clone());
+                    n
+                }
+            };
+            self.hits.push((name, hit.clone()));
+        }
+        if self.hits.len() >= CHUNK && !self.hand_over() {
             return Err(gone());
         }
-        Ok(go_on)
+        Ok(true)
     }
 
     fn warning(
@@ -315,19 +531,19 @@ fn data_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     }
 }
 
-/// `find`: every hit of `data` as JSON Lines, and the notes.
+/// `find`: the fields of every hit of `data` (dicts), and the notes.
 #[pyfunction]
 fn find(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     name: String,
     options: &Options,
-) -> PyResult<(Py<PyBytes>, Vec<String>)> {
+) -> PyResult<(Py<PyList>, Vec<String>)> {
     let o = options;
     let extractor = o.extractor(false)?;
     let bytes = data_bytes(data)?;
     let print = o.print.clone();
-    let run = move || -> Result<(Vec<u8>, Vec<String>), io::Error> {
+    let run = move || -> Result<(Named, Vec<String>), io::Error> {
         let lines = Rc::new(RefCell::new(Vec::new()));
         let notes = Rc::new(RefCell::new(Vec::new()));
         let error = Rc::new(RefCell::new(None));
@@ -336,7 +552,7 @@ fn find(
             print,
             Box::new(move |m| {
                 match m {
-                    Msg::Hits(b) => l.borrow_mut().extend_from_slice(&b),
+                    Msg::Hits(b) => l.borrow_mut().extend(b),
                     Msg::Note(s) => n.borrow_mut().push(s),
                     Msg::Error(x) => *e.borrow_mut() = Some(x),
                 }
@@ -357,11 +573,11 @@ fn find(
     let threads = o.threads;
     let (lines, notes) =
         py.detach(|| with_threads(threads, run))?.map_err(search_error)?;
-    Ok((PyBytes::new(py, &lines).unbind(), notes))
+    Ok((py_hits(py, lines)?.unbind(), notes))
 }
 
-/// `scan_file`: the hits of one file, streamed as chunks of JSON Lines
-/// (`bytes`) and notes (`str`) by a scanning thread.
+/// `scan_file`: the hits of one file, streamed as lists of dicts and
+/// notes (`str`) by a scanning thread.
 #[pyclass(module = "urlx._urlx")]
 struct Scan {
     state: Mutex<State>,
@@ -437,8 +653,8 @@ impl Scan {
         slf
     }
 
-    /// The next chunk of JSON Lines (`bytes`) or note (`str`); raises
-    /// the input's error, or `StopIteration` at the end.
+    /// The next list of hits (dicts) or note (`str`); raises the input's
+    /// error, or `StopIteration` at the end.
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
         // The receiver is taken out while this thread waits with the GIL
         // released, and the lock let go: another thread calling
@@ -470,9 +686,7 @@ impl Scan {
         }
         drop(state);
         match msg {
-            Ok(Msg::Hits(b)) => {
-                Ok(Some(PyBytes::new(py, &b).into_any().unbind()))
-            }
+            Ok(Msg::Hits(b)) => Ok(Some(py_hits(py, b)?.into_any().unbind())),
             Ok(Msg::Note(s)) => {
                 Ok(Some(PyString::new(py, &s).into_any().unbind()))
             }
@@ -515,6 +729,7 @@ fn urlx_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
     m.add_function(wrap_pyfunction!(normalize, m)?)?;
     m.add_class::<Options>()?;
+    m.add_class::<PyHit>()?;
     m.add_class::<Scan>()?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
     Ok(())

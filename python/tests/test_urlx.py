@@ -287,3 +287,44 @@ def test_web_archive_records():
     data = gzip.decompress(path.read_bytes())
     assert [h.url for h in urlx.find(data, format="auto")] == [h.url for h in hits]
     assert urlx.find(b"http://x.example/")[0].record_id is None
+
+
+def test_every_attribute_equals_its_json_field():
+    # Some fields are read from the hit, the others computed on first
+    # access: both must give what --json gives.
+    names = [n for n in dir(urlx.Hit) if not n.startswith("_")]
+    samples = [
+        CORPORA / "mail" / "kasan-dev-2.mboxrd",
+        CORPORA / "web" / "sample.warc",
+        CORPORA / "text" / "rfc1738.txt",
+    ]
+    for path in samples:
+        for hit in urlx.scan_file(path, abbreviated=True, emails=True, invalid=True):
+            fields = hit.to_dict()
+            for name in FIELDS:
+                assert getattr(hit, name) == fields.get(name), (path, name)
+            assert set(fields) <= set(FIELDS)
+    assert "to_dict" in names or hasattr(urlx.Hit, "to_dict")
+
+
+FIELDS = [
+    "url", "resolved", "uri", "normalized", "valid", "repaired", "errors",
+    "warnings", "scheme", "host", "port", "path", "query", "fragment",
+    "file", "line", "column", "start", "end", "context", "hyphen_break",
+    "alternative", "abbreviated", "refanged", "unwrapped", "message",
+    "message_id", "part", "header", "attribute", "source", "decoded",
+    "record_offset", "record_id", "record_type", "target_uri",
+    "content_type",
+]
+
+
+def test_hits_are_read_only_and_name_their_fields():
+    hit = urlx.find(b"see http://a.example/x")[0]
+    with pytest.raises(AttributeError):
+        hit.url = "x"
+    with pytest.raises(AttributeError):
+        hit.no_such_field
+    assert set(FIELDS) <= set(dir(hit))
+    assert repr(hit) == "Hit(url='http://a.example/x', valid=True, line=1, column=5)"
+    assert hit == urlx.find(b"see http://a.example/x")[0]
+    assert hit != urlx.find(b"see http://b.example/x")[0]

@@ -2,7 +2,21 @@
 
 The extractor is urlx's Rust library; this package gives it to Python.
 Each hit is a :class:`Hit` with the fields of the JSON object that
-``urlx --json`` prints for it, with the same values.
+``urlx --json`` prints for it, with the same values: ``url`` as written
+(joined where it was broken across lines), ``resolved`` (RFC 3986
+section 5, against the base in force), ``valid``, ``errors``,
+``warnings``, the components (``scheme``, ``host``, ``port``, ``path``,
+``query``, ``fragment``), ``start`` and ``end`` (byte offsets, of the
+UTF-8 encoding for a ``str``), ``line`` and ``column`` (1-based),
+``context``, and for mail, news and web archives where the hit was found
+(``message``, ``message_id``, ``part``, ``header``, ``attribute``,
+``source``, ``decoded``; ``record_offset``, ``record_id``,
+``record_type``, ``target_uri``, ``content_type`` for web archives),
+``None`` where a field does not apply. ``hit.to_dict()`` is the JSON
+object. The URL, its resolved form, validity, position and provenance
+are read from the hit; the other fields (URI and normal forms,
+components, warnings) are computed when one of them is first read, so
+a caller that reads ``url`` alone pays for no more.
 
 >>> import urlx
 >>> [h.url for h in urlx.find(b"see <URL:http://a.example/x>")]
@@ -13,12 +27,12 @@ Each hit is a :class:`Hit` with the fields of the JSON object that
 
 from __future__ import annotations
 
-import json
 import os
 import warnings
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Union
 
 from . import _urlx
+from ._urlx import Hit
 
 __all__ = [
     "Hit",
@@ -39,110 +53,6 @@ DEFAULT_MAX_URL_LEN = 8192
 class UrlxWarning(UserWarning):
     """A note about the input: a file skipped as binary, a problem met
     decoding a mail message (its text was read all the same)."""
-
-
-class Hit:
-    """One URL found, with the fields of ``urlx --json``.
-
-    ``url`` is the URL as written (joined where it was broken across
-    lines), ``resolved`` its absolute form (RFC 3986 section 5, against
-    the base in force), ``valid`` whether it is a valid URI by RFC 3986
-    and its scheme's rules. ``start`` and ``end`` are byte offsets in the
-    input (in its UTF-8 encoding when a ``str`` was given), ``line`` and
-    ``column`` are 1-based. The provenance fields (``message``,
-    ``message_id``, ``part``, ``header``, ``attribute``, ``source``,
-    ``decoded``) are set for hits in mail, news and web archives, and
-    the record fields (``record_offset``, ``record_id``, ``record_type``,
-    ``target_uri``, ``content_type``) for hits in web archives (WARC, WET,
-    WAT); each is ``None`` where it does not apply.
-    """
-
-    __slots__ = ("_fields",)
-
-    url: str
-    resolved: Optional[str]
-    uri: Optional[str]
-    normalized: Optional[str]
-    valid: bool
-    repaired: Optional[str]
-    errors: List[str]
-    warnings: List[Dict[str, str]]
-    scheme: Optional[str]
-    host: Optional[str]
-    port: Optional[int]
-    path: str
-    query: Optional[str]
-    fragment: Optional[str]
-    file: str
-    line: int
-    column: int
-    start: int
-    end: int
-    context: str
-    hyphen_break: bool
-    alternative: Optional[str]
-    abbreviated: Optional[str]
-    refanged: bool
-    unwrapped: Optional[str]
-    message: Optional[int]
-    message_id: Optional[str]
-    part: Optional[str]
-    header: Optional[str]
-    attribute: Optional[str]
-    source: Optional[str]
-    decoded: Optional[str]
-    record_offset: Optional[int]
-    record_id: Optional[str]
-    record_type: Optional[str]
-    target_uri: Optional[str]
-    content_type: Optional[str]
-
-    def __init__(self, fields: Dict[str, Any]) -> None:
-        object.__setattr__(self, "_fields", fields)
-
-    def __getattr__(self, name: str) -> Any:
-        # Only for the names above (the JSON object's keys): provenance
-        # keys are absent from hits not in mail, and read as None.
-        if name in _FIELDS:
-            return self._fields.get(name)
-        raise AttributeError(f"'Hit' object has no attribute {name!r}")
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Hit is read-only")
-
-    def __dir__(self) -> List[str]:
-        return sorted(_FIELDS | {"to_dict"})
-
-    def to_dict(self) -> Dict[str, Any]:
-        """The hit as the JSON object ``urlx --json`` prints (a new dict,
-        provenance keys only for hits in mail, news and web archives)."""
-        return json.loads(json.dumps(self._fields))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Hit):
-            return NotImplemented
-        return self._fields == other._fields
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return (
-            f"Hit(url={self.url!r}, valid={self.valid!r}, "
-            f"line={self.line!r}, column={self.column!r})"
-        )
-
-
-#: The fields of a hit: the keys of the JSON object of ``urlx --json``.
-_FIELDS = frozenset(Hit.__annotations__)
-
-
-def _hits(lines: bytes) -> List[Hit]:
-    """The hits of JSON Lines from the extension (each line one object,
-    none with a raw line break inside: JSON escapes them)."""
-    if not lines:
-        return []
-    array = b"[" + lines.rstrip(b"\n").replace(b"\n", b",") + b"]"
-    return [Hit(f) for f in json.loads(array)]
 
 
 def _options(args: Dict[str, Any]) -> Any:
@@ -206,10 +116,10 @@ def find(
     option (a base that is not an absolute URI, an unknown format).
     """
     options = _options(locals())
-    lines, notes = _urlx.find(data, name, options)
+    hits, notes = _urlx.find(data, name, options)
     for note in notes:
         warnings.warn(note, UrlxWarning, stacklevel=2)
-    return _hits(lines)
+    return hits
 
 
 def scan_file(
@@ -256,7 +166,7 @@ def _stream(scan: Any) -> Iterator[Hit]:
             if isinstance(item, str):
                 warnings.warn(item, UrlxWarning, stacklevel=3)
             else:
-                yield from _hits(item)
+                yield from item
     finally:
         scan.close()
 
