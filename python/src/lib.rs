@@ -25,7 +25,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 
 use urlx::decompress::Decompress;
-use urlx::print::{FieldValue, OutputFormat, PrintOptions, hit_fields};
+use urlx::print::{
+    FIELD_NAMES, FieldValue, OutputFormat, PrintOptions, hit_fields,
+};
 use urlx::{Extractor, Hit, Input, InputFormat, InputInfo, Sink, Source};
 
 /// Hits a stream hands over at a time: enough that the hand-over costs
@@ -150,48 +152,6 @@ fn source(name: &str) -> PyResult<Source> {
         }
     })
 }
-
-/// The names of the fields a hit can have, in `--json` order (those of
-/// mail and web archive provenance read as `None` on other hits).
-const FIELD_NAMES: &[&str] = &[
-    "url",
-    "resolved",
-    "uri",
-    "normalized",
-    "valid",
-    "repaired",
-    "errors",
-    "warnings",
-    "scheme",
-    "host",
-    "port",
-    "path",
-    "query",
-    "fragment",
-    "file",
-    "line",
-    "column",
-    "start",
-    "end",
-    "context",
-    "hyphen_break",
-    "alternative",
-    "abbreviated",
-    "refanged",
-    "unwrapped",
-    "message",
-    "message_id",
-    "part",
-    "header",
-    "attribute",
-    "source",
-    "decoded",
-    "record_offset",
-    "record_id",
-    "record_type",
-    "target_uri",
-    "content_type",
-];
 
 /// The dict of `hit`'s fields, as `--json` prints them.
 fn fields_dict<'py>(

@@ -61,6 +61,48 @@ pub enum FieldValue<'a> {
     Warnings(&'a [(&'static str, String)]),
 }
 
+/// Every field [`hit_fields`] can give, in its order: those of mail and
+/// web archive provenance only for hits found there.
+pub const FIELD_NAMES: &[&str] = &[
+    "url",
+    "resolved",
+    "uri",
+    "normalized",
+    "valid",
+    "repaired",
+    "errors",
+    "warnings",
+    "scheme",
+    "host",
+    "port",
+    "path",
+    "query",
+    "fragment",
+    "file",
+    "line",
+    "column",
+    "start",
+    "end",
+    "context",
+    "hyphen_break",
+    "alternative",
+    "abbreviated",
+    "refanged",
+    "unwrapped",
+    "message",
+    "message_id",
+    "part",
+    "header",
+    "attribute",
+    "source",
+    "decoded",
+    "record_offset",
+    "record_id",
+    "record_type",
+    "target_uri",
+    "content_type",
+];
+
 /// Give `each` the fields of `hit`, in order, as `--json` prints them
 /// (the same keys, the same values): the URL and its forms, validity,
 /// components, position, context, and where in a message or web archive
@@ -228,6 +270,23 @@ fn is_invisible(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn field_names_list_the_fields_in_order() {
+        let text = b"From a@b Thu Jan  1 00:00:00 1970\nSubject: x\n\nhttp://a.example/\n";
+        for (data, format) in [
+            (&text[..], crate::InputFormat::Mbox),
+            (&b"see http://a.example/"[..], crate::InputFormat::Text),
+        ] {
+            let ex =
+                crate::Extractor::builder().format(format).build().unwrap();
+            let hits = ex.find(data);
+            let input = InputInfo { index: 0, name: String::new() };
+            let mut keys = Vec::new();
+            hit_fields(&input, &hits[0], |k, _| keys.push(k));
+            assert_eq!(keys, FIELD_NAMES[..keys.len()], "{format:?}");
+        }
+    }
 
     #[test]
     fn invisible_characters_are_escaped() {

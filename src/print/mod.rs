@@ -16,7 +16,7 @@ use crate::validate::Uri;
 
 mod json;
 
-pub use json::{FieldValue, hit_fields};
+pub use json::{FIELD_NAMES, FieldValue, hit_fields};
 
 pub use crate::sanitize::{
     EXCERPT_CHARS, MESSAGE_CHARS, escape_for_terminal, excerpt, excerpt_to,
