@@ -384,7 +384,30 @@ impl Extractor {
         let results: Vec<Found> = if self.sequential() {
             jobs.iter().map(scan_job).collect()
         } else {
-            jobs.par_iter().map(scan_job).collect()
+            // Longest first: the jobs still running when the others are
+            // done are short ones, so no thread waits long at the end of
+            // the batch for one big message.
+            let cost = |(i, range): &(usize, Option<Range<usize>>)| {
+                match (&batch[*i], range) {
+                    (_, Some(r)) => r.len(),
+                    (Item::Message { msg, .. }, _) => msg.raw.len(),
+                    (Item::Part { part, .. }, _) => {
+                        (part.own.end - part.own.start) as usize
+                    }
+                    (Item::Small { len, .. }, _)
+                    | (Item::SmallPath { len, .. }, _) => *len as usize,
+                    _ => 0,
+                }
+            };
+            let mut order: Vec<usize> = (0..jobs.len()).collect();
+            order.sort_by_key(|&k| std::cmp::Reverse(cost(&jobs[k])));
+            let mut done: Vec<(usize, Found)> = order
+                .par_iter()
+                .with_max_len(1)
+                .map(|&k| (k, scan_job(&jobs[k])))
+                .collect();
+            done.sort_unstable_by_key(|&(k, _)| k);
+            done.into_iter().map(|(_, f)| f).collect()
         };
         // The merge needs a message's hits, not its bytes: free them
         // while the next batch is scanned.
