@@ -143,11 +143,11 @@ def scan_file(
     """The URLs of the file at ``path``, streamed in order.
 
     The file is read and scanned by a thread of its own while the hits
-    are consumed, a few chunks ahead at most, so memory stays bounded
-    whatever the file's size (the same bound as the command line's). The
-    format is decided from the first bytes by default (a web archive, an
-    mbox, a single message, news, plain text); files named ``*.gz``, ``*.bz2``, ``*.xz``
-    and ``*.zst`` are decompressed (``decompress=True``: any file by its
+    are consumed, a few hand-overs of 512 hits ahead at most, so memory
+    stays bounded whatever the file's size (the same bound as the command
+    line's). The format is decided from the first bytes by default (a web
+    archive, an mbox, a single message, news, plain text); files named
+    ``*.gz``, ``*.bz2``, ``*.xz`` and ``*.zst`` are decompressed (``decompress=True``: any file by its
     magic bytes, ``False``: none). A file with a NUL byte is treated as
     the command line treats it (skipped, or searched up to it) with a
     :class:`UrlxWarning`, unless ``binary=True``. The other options are
