@@ -147,8 +147,9 @@ def scan_file(
     stays bounded whatever the file's size (the same bound as the command
     line's). The format is decided from the first bytes by default (a web
     archive, an mbox, a single message, news, plain text); files named
-    ``*.gz``, ``*.bz2``, ``*.xz`` and ``*.zst`` are decompressed (``decompress=True``: any file by its
-    magic bytes, ``False``: none). A file with a NUL byte is treated as
+    ``*.gz``, ``*.bz2``, ``*.xz`` and ``*.zst`` are decompressed
+    (``decompress=True``: any file by its magic bytes, ``False``: none).
+    A file with a NUL byte is treated as
     the command line treats it (skipped, or searched up to it) with a
     :class:`UrlxWarning`, unless ``binary=True``. The other options are
     those of :func:`find`; each hit's ``file`` is ``path``.
