@@ -387,17 +387,17 @@ impl Extractor {
             // Longest first: the jobs still running when the others are
             // done are short ones, so no thread waits long at the end of
             // the batch for one big message.
-            let cost = |(i, range): &(usize, Option<Range<usize>>)| {
-                match (&batch[*i], range) {
-                    (_, Some(r)) => r.len(),
-                    (Item::Message { msg, .. }, _) => msg.raw.len(),
-                    (Item::Part { part, .. }, _) => {
-                        (part.own.end - part.own.start) as usize
-                    }
-                    (Item::Small { len, .. }, _)
-                    | (Item::SmallPath { len, .. }, _) => *len as usize,
-                    _ => 0,
+            let cost = |(i, range): &(usize, Option<Range<usize>>)| match (
+                &batch[*i], range,
+            ) {
+                (_, Some(r)) => r.len(),
+                (Item::Message { msg, .. }, _) => msg.raw.len(),
+                (Item::Part { part, .. }, _) => {
+                    (part.own.end - part.own.start) as usize
                 }
+                (Item::Small { len, .. }, _)
+                | (Item::SmallPath { len, .. }, _) => *len as usize,
+                _ => 0,
             };
             let mut order: Vec<usize> = (0..jobs.len()).collect();
             order.sort_by_key(|&k| std::cmp::Reverse(cost(&jobs[k])));
