@@ -328,3 +328,12 @@ def test_hits_are_read_only_and_name_their_fields():
     assert repr(hit) == "Hit(url='http://a.example/x', valid=True, line=1, column=5)"
     assert hit == urlx.find(b"see http://a.example/x")[0]
     assert hit != urlx.find(b"see http://b.example/x")[0]
+
+
+def test_hits_compare_like_dicts():
+    a, b = urlx.find(b"http://a.example/ http://a.example/")
+    assert a.to_dict() != b.to_dict() and a != b  # different offsets
+    assert a == urlx.find(b"http://a.example/ http://a.example/")[0]
+    assert a != "http://a.example/"
+    with pytest.raises(TypeError):
+        hash(a)
