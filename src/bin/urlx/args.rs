@@ -126,7 +126,7 @@ pub struct Args {
 
     /// Also find URLs written without a scheme (RFC 2396bis Appendix F):
     /// www.example.com/path as http://, ftp.example.org as ftp://. The
-    /// host must end in a public suffix (bundled list of 2023-02-09), so
+    /// host must end in a public suffix (bundled list of 2026-10-23), so
     /// node.js or 1,420.00.zip give nothing. Printed as written; the
     /// absolute URL with --resolved and in JSON ("abbreviated": "www").
     #[arg(long)]
