@@ -678,3 +678,32 @@ fn header_fields_give_addresses_but_not_message_ids() {
     let plain = json(&[&f]);
     assert!(plain.iter().all(|h| h["header"].is_null()), "{plain:?}");
 }
+
+#[test]
+fn mh_folder_gives_the_messages_of_its_mbox() {
+    // corpora/mail/mh-kasan-dev-2 is kasan-dev-2.mboxrd written as an MH
+    // folder (one numbered file a message) by Python's mailbox module:
+    // each file is read as a message, and every URL comes out with the
+    // message's provenance, as from the mbox.
+    let dir = sample("mail/mh-kasan-dev-2");
+    let mbox = json(&[sample("mail/kasan-dev-2.mboxrd").to_str().unwrap()]);
+    let mh = json(&[dir.to_str().unwrap()]);
+    let key = |h: &Value| {
+        (
+            h["url"].as_str().unwrap().to_string(),
+            h["message_id"].as_str().map(str::to_string),
+            h["source"].as_str().map(str::to_string),
+            h["header"].as_str().map(str::to_string),
+        )
+    };
+    assert_eq!(mbox.len(), 26);
+    assert_eq!(
+        mh.iter().map(key).collect::<Vec<_>>(),
+        mbox.iter().map(key).collect::<Vec<_>>()
+    );
+    // Each file is its own input (message 1 of each).
+    assert!(mh.iter().all(|h| h["message"] == 1));
+    let files: std::collections::BTreeSet<&str> =
+        mh.iter().map(|h| h["file"].as_str().unwrap()).collect();
+    assert_eq!(files.len(), 2);
+}
