@@ -12,6 +12,27 @@
 //! is that value, reported once); all these are source `html-attr`. The
 //! visible text and the contents of `<script>` and `<style>` are scanned
 //! as text, source `html-text`. Comments are not scanned.
+//!
+//! # Example
+//!
+//! ```
+//! use urlx::{Extractor, InputFormat};
+//!
+//! let message = b"From: a@example.com\r\nSubject: hi\r\n\
+//!     Content-Type: text/plain\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n\
+//!     See http://example.com/a=\r\nb for more.\r\n";
+//! let extractor = Extractor::builder()
+//!     .format(InputFormat::Auto)
+//!     .line_numbers(true)
+//!     .build()
+//!     .unwrap();
+//! let hits = extractor.find(message);
+//! // The soft line break is undone: the URL as the reader sees it.
+//! assert_eq!(hits[0].absolute(), Some("http://example.com/ab"));
+//! assert_eq!(hits[0].line(), 6);
+//! let from = hits[0].provenance().unwrap();
+//! assert_eq!((from.message, from.part.as_str()), (1, ""));
+//! ```
 
 mod charset;
 pub mod html;
