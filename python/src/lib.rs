@@ -1,15 +1,14 @@
 //! The `urlx._urlx` extension module: urlx's extractor, resolver and
-//! normaliser for Python, each hit given as a dict of the fields that
-//! `urlx --json` prints.
+//! normaliser for Python, each hit a `Hit` with the fields that `urlx
+//! --json` prints.
 //!
 //! This layer only translates: options into an [`urlx::ExtractorBuilder`]
-//! and [`urlx::PrintOptions`], hits into dicts from the library's own
-//! [`urlx::print::hit_fields`] (so a hit has the same fields, with the
-//! same values, as on the command line), I/O errors into Python
-//! exceptions. Wrapping the dicts in `Hit` objects is the Python
-//! package's part (`python/urlx/__init__.py`). Scanning runs with the
-//! GIL released; the dicts are built, with the GIL, from the fields the
-//! scan collected.
+//! and [`urlx::PrintOptions`], I/O errors into Python exceptions, and
+//! hits into `Hit` objects that hold the library's hit and give its
+//! fields from the hit itself or, for those that take computing, from
+//! the library's own [`urlx::print::hit_fields`] (so a hit has the same
+//! fields, with the same values, as on the command line). Scanning runs
+//! with the GIL released; the `Hit` objects are made with it.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
