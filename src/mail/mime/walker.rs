@@ -173,8 +173,22 @@ pub(crate) fn walk_message(
         entities: 0,
         parts_warned: false,
     };
-    w.entity(0, raw.len(), "", 0, None, false, true);
+    w.entity(0, raw.len(), "", 0, None, Kind::Top);
     w.parsed
+}
+
+/// Which entity [`Walker::entity`] walks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// The message itself (or a web archive record).
+    Top,
+    /// A part, or an embedded message.
+    Part,
+    /// A part of a `multipart/digest`: `message/rfc822` by default.
+    DigestChild,
+    /// An HTTP request or response in a web archive record
+    /// (`application/http`): a start line, header fields, a body.
+    Http,
 }
 
 /// A header field, located in the raw message.
@@ -246,7 +260,6 @@ impl<'a> Walker<'a, '_> {
     }
 
     /// Walks one entity (header and body) in `raw[start..end]`.
-    #[allow(clippy::too_many_arguments)]
     fn entity(
         &mut self,
         start: usize,
@@ -254,23 +267,30 @@ impl<'a> Walker<'a, '_> {
         path: &str,
         depth: usize,
         inherited: Option<&str>,
-        digest_child: bool,
-        top: bool,
+        kind: Kind,
     ) {
         self.entities += 1;
         if self.entities > self.opts.max_parts {
             self.rest_as_text(start, end, path, inherited);
             return;
         }
+        // An HTTP message starts with its request or status line.
+        let start = match kind {
+            Kind::Http => {
+                let raw = self.raw.get(start..end).unwrap_or(&[]);
+                memchr::memchr(b'\n', raw).map_or(end, |i| start + i + 1)
+            }
+            _ => start,
+        };
         let (fields, body_start) = self.split_header(start, end, path);
-        let info = self.header_info(&fields, path);
-        if top {
-            self.parsed.message_id = info.message_id.clone();
-        }
-        let record = match self.opts.web {
-            Some(offset) if top => Some(self.record(&fields, offset)),
+        let mut info = self.header_info(&fields, path);
+        let record = match (kind, self.opts.web) {
+            (Kind::Top, Some(offset)) => Some(self.record(&fields, offset)),
             _ => None,
         };
+        if kind == Kind::Top {
+            self.parsed.message_id = info.message_id.clone();
+        }
         // A record's target is the base of what it holds (WARC 1.1
         // 5.3, `WARC-Target-URI`), unless its own fields give one.
         let target = record.as_ref().and_then(|r| r.target.clone());
@@ -279,19 +299,47 @@ impl<'a> Walker<'a, '_> {
             (_, i) => i,
         };
         let base = self.part_base(&info, inherited, path);
+        // A body without a type is text (an HTTP body too: nothing in it
+        // is lost, and RFC 9110 8.3 lets a recipient sniff it).
         let ct = match &info.content_type {
             Some(ct) => ct.clone(),
-            None if digest_child => "message/rfc822".to_string(),
+            None if kind == Kind::DigestChild => "message/rfc822".to_string(),
             None => "text/plain".to_string(),
         };
-        if record.is_none() {
-            for f in &fields {
-                self.header_piece(f, path, &base, &ct);
+        match record {
+            // A record's own fields describe it; they are not scanned.
+            Some(r) => self.parsed.record = Some(std::sync::Arc::new(r)),
+            None => {
+                for f in &fields {
+                    self.header_piece(f, path, &base, &ct);
+                }
             }
-        } else {
-            self.parsed.record = record.map(std::sync::Arc::new);
+        }
+        if kind == Kind::Http {
+            // The HTTP framing replaces MIME's transfer encodings.
+            info.http = Some(self.codings(&fields));
+            info.transfer = None;
         }
         self.body(&info, &ct, body_start, end, path, depth, base.as_deref());
+    }
+
+    /// The codings an HTTP message's fields name, lower case.
+    fn codings(&self, fields: &[Field<'_>]) -> Codings {
+        let coding = |name: &str| {
+            fields
+                .iter()
+                .filter(|f| f.name.eq_ignore_ascii_case(name))
+                .map(|f| {
+                    let (v, _) = self.unfold(f);
+                    String::from_utf8_lossy(&v).to_ascii_lowercase()
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        Codings {
+            transfer: coding("transfer-encoding"),
+            content: coding("content-encoding"),
+        }
     }
 
     /// What a web archive record's header fields say about it.
@@ -319,50 +367,6 @@ impl<'a> Walker<'a, '_> {
             }
         }
         r
-    }
-
-    /// An HTTP request or response (`application/http` in a web
-    /// archive): its start line skipped, its header fields scanned, its
-    /// body read by its `Content-Type` with its codings undone.
-    fn http(
-        &mut self,
-        start: usize,
-        end: usize,
-        path: &str,
-        depth: usize,
-        inherited: Option<&str>,
-    ) {
-        let raw = self.raw.get(start..end).unwrap_or(&[]);
-        let after_start_line =
-            memchr::memchr(b'\n', raw).map_or(end, |i| start + i + 1);
-        let (fields, body_start) =
-            self.split_header(after_start_line, end, path);
-        let mut info = self.header_info(&fields, path);
-        let base = self.part_base(&info, inherited, path);
-        // A body without a Content-Type is read as text: nothing in it
-        // is lost (RFC 9110 8.3 lets a recipient sniff it).
-        let ct = info.content_type.clone().unwrap_or("text/plain".into());
-        for f in &fields {
-            self.header_piece(f, path, &base, &ct);
-        }
-        let coding = |name: &str| {
-            fields
-                .iter()
-                .filter(|f| f.name.eq_ignore_ascii_case(name))
-                .map(|f| {
-                    let (v, _) = self.unfold(f);
-                    String::from_utf8_lossy(&v).to_ascii_lowercase()
-                })
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        info.http = Some(Codings {
-            transfer: coding("transfer-encoding"),
-            content: coding("content-encoding"),
-        });
-        // The HTTP framing replaces MIME's transfer encodings.
-        info.transfer = None;
-        self.body(&info, &ct, body_start, end, path, depth, base.as_deref());
     }
 
     /// Splits the header section off `raw[start..end]`: the fields and
@@ -628,7 +632,7 @@ impl<'a> Walker<'a, '_> {
         }
         let web = self.opts.web.is_some();
         if web && ct == "application/http" && depth < self.opts.max_depth {
-            self.http(start, end, path, depth + 1, base);
+            self.entity(start, end, path, depth + 1, base, Kind::Http);
         } else if web && ct == "application/xhtml+xml" {
             self.leaf(info, "text/html", start, end, path, base, true);
         } else if web && is_textual_application(ct) {
@@ -636,7 +640,7 @@ impl<'a> Walker<'a, '_> {
         } else if top == "multipart" {
             self.multipart(info, ct, start, end, path, depth, base);
         } else if composite {
-            self.entity(start, end, path, depth + 1, base, false, false);
+            self.entity(start, end, path, depth + 1, base, Kind::Part);
         } else if top == "text" || top == "message" {
             self.leaf(info, ct, start, end, path, base, top == "message");
         } else if matches!(
@@ -699,15 +703,8 @@ impl<'a> Walker<'a, '_> {
                 return;
             }
             let child = child_path(path, k + 1);
-            self.entity(
-                start + s,
-                start + e,
-                &child,
-                depth + 1,
-                base,
-                digest,
-                false,
-            );
+            let kind = if digest { Kind::DigestChild } else { Kind::Part };
+            self.entity(start + s, start + e, &child, depth + 1, base, kind);
         }
         if let Some(r) = split.rest {
             self.rest_as_text(start + r, end, path, base);
