@@ -10,11 +10,9 @@
 //! fields, with the same values, as on the command line). Scanning runs
 //! with the GIL released; the `Hit` objects are made with it.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io;
 use std::path::PathBuf;
-use std::rc::Rc;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -468,11 +466,6 @@ fn with_threads<T: Send>(
     })
 }
 
-/// The error of a search that `Collect` did not report itself.
-fn search_error(e: io::Error) -> PyErr {
-    e.into()
-}
-
 /// The bytes of `data`: `bytes` and `bytearray` as they are, `str` in
 /// UTF-8.
 fn data_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
@@ -503,39 +496,30 @@ fn find(
     let bytes = data_bytes(data)?;
     let print = o.print.clone();
     let run = move || -> Result<(Named, Vec<String>), io::Error> {
-        let lines = Rc::new(RefCell::new(Vec::new()));
-        let notes = Rc::new(RefCell::new(Vec::new()));
-        let error = Rc::new(RefCell::new(None));
-        let (l, n, e) = (lines.clone(), notes.clone(), error.clone());
-        let mut sink = Collect::new(
-            print,
-            Box::new(move |m| {
-                match m {
-                    Msg::Hits(b) => l.borrow_mut().extend(b),
-                    Msg::Note(s) => n.borrow_mut().push(s),
-                    Msg::Error(x) => *e.borrow_mut() = Some(x),
-                }
-                true
-            }),
-        );
+        // The sink's hand-overs, kept until the search is over.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let mut sink =
+            Collect::new(print, Box::new(move |m| tx.send(m).is_ok()));
         let input = Input::new(name, move || Ok(io::Cursor::new(bytes)));
         extractor.search(std::iter::once(input), &mut sink)?;
         sink.hand_over();
         drop(sink);
-        if let Some(e) = error.borrow_mut().take() {
-            return Err(e);
+        let (mut hits, mut notes) = (Vec::new(), Vec::new());
+        for m in rx {
+            match m {
+                Msg::Hits(h) => hits.extend(h),
+                Msg::Note(n) => notes.push(n),
+                Msg::Error(e) => return Err(e),
+            }
         }
-        let lines = lines.take();
-        let notes = notes.take();
-        Ok((lines, notes))
+        Ok((hits, notes))
     };
     let threads = o.threads;
-    let (lines, notes) =
-        py.detach(|| with_threads(threads, run))?.map_err(search_error)?;
-    Ok((py_hits(py, lines)?.unbind(), notes))
+    let (hits, notes) = py.detach(|| with_threads(threads, run))??;
+    Ok((py_hits(py, hits)?.unbind(), notes))
 }
 
-/// `scan_file`: the hits of one file, streamed as lists of dicts and
+/// `scan_file`: the hits of one file, streamed as lists of `Hit` and
 /// notes (`str`) by a scanning thread.
 #[pyclass(module = "urlx._urlx")]
 struct Scan {
