@@ -139,12 +139,12 @@ fn main() {
             );
         }
     }
-    if let Some(s) = show.as_deref().and_then(|s| s.strip_prefix("only:")) {
-        if let Some(v) = total.urlx_only.get(s) {
-            println!("\n== printed by urlx only, scheme {s}");
-            for u in v {
-                println!("  {u}");
-            }
+    if let Some(s) = show.as_deref().and_then(|s| s.strip_prefix("only:"))
+        && let Some(v) = total.urlx_only.get(s)
+    {
+        println!("\n== printed by urlx only, scheme {s}");
+        for u in v {
+            println!("  {u}");
         }
     }
     std::process::exit(i32::from(unexplained > 0));

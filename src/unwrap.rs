@@ -195,15 +195,15 @@ fn proofpoint_v3(body: &str) -> Option<String> {
             continue;
         }
         let mut ahead = chars.clone();
-        if ahead.next() == Some('*') {
-            if let Some(x) = ahead.next() {
-                let n = run_length(x)?;
-                for _ in 0..n {
-                    out.push(supply.next()?);
-                }
-                chars = ahead;
-                continue;
+        if ahead.next() == Some('*')
+            && let Some(x) = ahead.next()
+        {
+            let n = run_length(x)?;
+            for _ in 0..n {
+                out.push(supply.next()?);
             }
+            chars = ahead;
+            continue;
         }
         out.push(supply.next()?);
     }

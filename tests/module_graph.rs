@@ -348,10 +348,11 @@ fn library_files_import_one_another_without_a_cycle() {
     ));
     let mut reexports: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for p in paths(&lib_code, &[], &BTreeSet::new()) {
-        if let (Some(name), Some(t)) = (p.last(), target(&p, &files)) {
-            if !t.is_empty() && p.len() > t.len() {
-                reexports.insert(name.clone(), t.clone());
-            }
+        if let (Some(name), Some(t)) = (p.last(), target(&p, &files))
+            && !t.is_empty()
+            && p.len() > t.len()
+        {
+            reexports.insert(name.clone(), t.clone());
         }
     }
     let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> =
@@ -371,10 +372,11 @@ fn library_files_import_one_another_without_a_cycle() {
                 }
                 t => t,
             };
-            if let Some(t) = t {
-                if t != module && !t.is_empty() {
-                    edges.entry(module.clone()).or_default().insert(t.clone());
-                }
+            if let Some(t) = t
+                && t != module
+                && !t.is_empty()
+            {
+                edges.entry(module.clone()).or_default().insert(t.clone());
             }
         }
     }

@@ -138,10 +138,10 @@ pub(super) fn to_utf8(
     enc: &'static Encoding,
     exact: bool,
 ) -> (String, OffsetMap, bool) {
-    if enc == UTF_8 {
-        if let Ok(s) = std::str::from_utf8(input) {
-            return (s.to_string(), OffsetMap::linear_from(0), false);
-        }
+    if enc == UTF_8
+        && let Ok(s) = std::str::from_utf8(input)
+    {
+        return (s.to_string(), OffsetMap::linear_from(0), false);
     }
     if !enc.is_ascii_compatible() {
         if exact && (enc == UTF_16LE || enc == UTF_16BE) {

@@ -460,10 +460,10 @@ impl Scanner<'_, '_> {
             return None;
         }
         let r = find_byte(self.b, from, self.b.len(), q);
-        if r.is_none() {
-            if let Some(l) = self.no_quote_from.get_mut(k) {
-                *l = from;
-            }
+        if r.is_none()
+            && let Some(l) = self.no_quote_from.get_mut(k)
+        {
+            *l = from;
         }
         r
     }
@@ -1002,10 +1002,10 @@ fn char_ref(
         j += 1;
     }
     let name = s.get(ns..j)?;
-    if s.get(j) == Some(&b';') {
-        if let Some((c, _)) = lookup(name) {
-            return Some((c, j + 1 - i));
-        }
+    if s.get(j) == Some(&b';')
+        && let Some((c, _)) = lookup(name)
+    {
+        return Some((c, j + 1 - i));
     }
     for k in (2..=name.len().min(6)).rev() {
         let Some((c, true)) = name.get(..k).and_then(lookup) else {

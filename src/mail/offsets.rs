@@ -253,7 +253,7 @@ impl MapBuilder {
             && l.den == den
             && l.num == num
             && text >= l.text
-            && (text - l.text) % usize::from(den) == 0
+            && (text - l.text).is_multiple_of(usize::from(den))
             && l.raw_at(text) == raw
         {
             return; // the run of one width goes on
@@ -333,7 +333,7 @@ impl MapBuilder {
             && last.den > 0
             && last.num == num
             && last.den == den
-            && (text - last.text) % usize::from(den) == 0
+            && (text - last.text).is_multiple_of(usize::from(den))
             && last.raw_at(text) == raw
         {
             return;

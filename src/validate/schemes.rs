@@ -1389,7 +1389,7 @@ fn check_base64(b: &[u8], out: &mut Vec<Finding>) {
     let bad_len = if pad.is_empty() {
         body.len() % 4 == 1
     } else {
-        pad.len() > 2 || b.len() % 4 != 0
+        pad.len() > 2 || !b.len().is_multiple_of(4)
     };
     if bad_len {
         err(

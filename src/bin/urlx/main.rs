@@ -423,7 +423,7 @@ fn print_stats(
         let d = v.to_string();
         let mut out = String::new();
         for (i, c) in d.chars().enumerate() {
-            if i > 0 && (d.len() - i) % 3 == 0 {
+            if i > 0 && (d.len() - i).is_multiple_of(3) {
                 out.push(',');
             }
             out.push(c);
