@@ -137,8 +137,8 @@ pub enum TriggerSearch {
     /// without `//` followed by `:` (`pairs`, fat Teddy).
     Pairs,
     /// Only `:/` and the colons after the last two letters of a scheme
-    /// recognised without `//`, kept by a SIMD sieve (AVX2; where the
-    /// CPU has none, every colon).
+    /// recognised without `//`, kept by a SIMD sieve (AVX-512 or AVX2;
+    /// where the CPU has neither, every colon).
     Sieve,
 }
 

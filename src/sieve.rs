@@ -1,9 +1,10 @@
-//! The trigger sieve: a branch-free AVX2 pass that keeps, of all the
-//! colons of a range, only those that can end a scheme with the
-//! built-in rules: a `:` followed by `/`, or one after the last two
-//! letters of a scheme recognised without `//` (`to:` of `mailto:`, in
-//! any case). This is the crate's only `unsafe` code: unaligned vector
-//! loads, each within the slice, as the comment at each says.
+//! The trigger sieve: a branch-free SIMD pass (AVX-512 with VBMI, or
+//! AVX2) that keeps, of all the colons of a range, only those that can
+//! end a scheme with the built-in rules: a `:` followed by `/`, or one
+//! after the last two letters of a scheme recognised without `//` (`to:`
+//! of `mailto:`, in any case). This is the crate's only `unsafe` code:
+//! unaligned vector loads, each within the slice, as the comment at each
+//! says.
 //!
 //! Every colon `delimit` can accept with the built-in schemes is kept
 //! (a scheme used with `//` has its colon before `/`; one without ends
@@ -11,7 +12,8 @@
 //! scanning the kept colons finds what scanning every colon finds
 //! (`tests/props.rs` compares them). Unlike the multi-pattern searches,
 //! its cost does not depend on how many colons or letters the text
-//! holds: every 32 bytes take the same dozen vector operations.
+//! holds: every 64 bytes (32 with AVX2) take the same few vector
+//! operations.
 
 #![allow(unsafe_code)]
 
@@ -32,6 +34,13 @@ pub(crate) struct Sieve {
     /// The last two letters of each scheme, lower case, as a bit set
     /// indexed by `(second - b'a') * 26 + (last - b'a')`.
     pairs: [u64; 11],
+    /// By ASCII byte: `0x80` where the byte, in either case, is a last
+    /// letter (the wide loop's one-instruction table lookup).
+    last_ascii: [u8; 128],
+    /// The same for second-to-last letters.
+    second_ascii: [u8; 128],
+    /// Whether the CPU has the AVX-512 instructions of the wide loop.
+    wide: bool,
 }
 
 /// The sieve for the built-in schemes, where the CPU has AVX2 (and
@@ -44,7 +53,9 @@ pub(crate) fn sieve() -> Option<&'static Sieve> {
             if !avx2() {
                 return None;
             }
-            Sieve::new(colon_words())
+            let mut s = Sieve::new(colon_words())?;
+            s.wide = avx512();
+            Some(s)
         })
         .as_ref()
 }
@@ -59,11 +70,32 @@ fn avx2() -> bool {
     false
 }
 
+/// AVX-512 with byte instructions and VBMI's byte permutes (a table of
+/// 128 bytes looked up in one instruction).
+#[cfg(target_arch = "x86_64")]
+fn avx512() -> bool {
+    std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512vbmi")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn avx512() -> bool {
+    false
+}
+
 impl Sieve {
     /// Tables for the schemes `names`; `None` if one does not end in
     /// two ASCII letters.
     fn new<'a>(names: impl Iterator<Item = &'a str>) -> Option<Sieve> {
-        let mut s = Sieve { low: [0; 16], high: [0; 16], pairs: [0; 11] };
+        let mut s = Sieve {
+            low: [0; 16],
+            high: [0; 16],
+            pairs: [0; 11],
+            last_ascii: [0; 128],
+            second_ascii: [0; 128],
+            wide: false,
+        };
         for name in names {
             let b = name.as_bytes();
             let [second, last] = *b.get(b.len().checked_sub(2)?..)? else {
@@ -82,6 +114,12 @@ impl Sieve {
             }
             let i = pair_index(second, last);
             s.pairs[i / 64] |= 1 << (i % 64);
+            for (c, table) in
+                [(last, &mut s.last_ascii), (second, &mut s.second_ascii)]
+            {
+                table[usize::from(c)] = 0x80;
+                table[usize::from(c.to_ascii_uppercase())] = 0x80;
+            }
         }
         Some(s)
     }
@@ -120,10 +158,13 @@ impl Sieve {
         if from >= to {
             return;
         }
-        // The vector loop reads 32 bytes before a position and 32 bytes
-        // after it: the edges go through the exact test colon by colon.
-        let vec_from = from.max(32);
-        let vec_to = if hay.len() >= 33 { to.min(hay.len() - 32) } else { 0 };
+        // The AVX2 loop reads 32 bytes before a position and 33 from it,
+        // the AVX-512 loop 2 before and 65 from it: the edges go through
+        // the exact test colon by colon.
+        let (before, width) = if self.wide { (2, 64) } else { (32, 32) };
+        let vec_from = from.max(before);
+        let vec_to =
+            if hay.len() > width { to.min(hay.len() - width) } else { 0 };
         if vec_from >= vec_to {
             return self.scalar(hay, from, to, &mut each);
         }
@@ -150,9 +191,10 @@ impl Sieve {
         }
     }
 
-    /// The vector loop over whole 32-byte steps from `from` (at least
-    /// 32) while a step fits before `to` (at most `hay.len() - 32`);
-    /// returns where it stopped (`from` where there is no such loop).
+    /// The vector loop over whole steps (64 bytes, 32 with AVX2) from
+    /// `from` (at least 2, 32 with AVX2) while a step starts before `to`
+    /// (at most `hay.len()` less a step); returns where it stopped
+    /// (`from` where there is no such loop).
     fn vector(
         &self,
         hay: &[u8],
@@ -161,8 +203,16 @@ impl Sieve {
         each: &mut impl FnMut(usize),
     ) -> usize {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `sieve()` builds a `Sieve` only when the CPU has AVX2.
-        return unsafe { self.avx2(hay, from, to, each) };
+        {
+            if self.wide {
+                // SAFETY: `wide` is set only when the CPU has AVX-512F,
+                // AVX-512BW and AVX-512VBMI.
+                return unsafe { self.avx512(hay, from, to, each) };
+            }
+            // SAFETY: `sieve()` builds a `Sieve` only when the CPU has
+            // AVX2.
+            unsafe { self.avx2(hay, from, to, each) }
+        }
         #[cfg(not(target_arch = "x86_64"))]
         {
             let _ = (hay, to, each);
@@ -267,6 +317,78 @@ impl Sieve {
     }
 }
 
+impl Sieve {
+    /// [`Sieve::vector`] with AVX-512: for each 64 positions, the colons
+    /// followed by `/`, or whose byte before is a last letter and the one
+    /// before that a second-to-last letter (each looked up in a table of
+    /// the 128 ASCII bytes, in one byte permute), each candidate then
+    /// checked by [`Sieve::keeps`] (the letters are tested one by one,
+    /// not as a pair).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    fn avx512(
+        &self,
+        hay: &[u8],
+        from: usize,
+        to: usize,
+        each: &mut impl FnMut(usize),
+    ) -> usize {
+        use std::arch::x86_64::*;
+        debug_assert!(from >= 2 && to + 64 <= hay.len());
+        // SAFETY: 64-byte loads at 0 and 64 of 128-byte arrays.
+        let (last_lo, last_hi, second_lo, second_hi) = unsafe {
+            let (l, s) =
+                (self.last_ascii.as_ptr(), self.second_ascii.as_ptr());
+            (
+                _mm512_loadu_si512(l.cast()),
+                _mm512_loadu_si512(l.add(64).cast()),
+                _mm512_loadu_si512(s.cast()),
+                _mm512_loadu_si512(s.add(64).cast()),
+            )
+        };
+        let colon = _mm512_set1_epi8(b':' as i8);
+        let slash = _mm512_set1_epi8(b'/' as i8);
+        let p = hay.as_ptr();
+        let mut i = from;
+        while i < to {
+            // SAFETY: 2 <= from <= i and i < to <= hay.len() - 64, so the
+            // loads at i - 2, i - 1, i and i + 1 read 64 bytes within
+            // `hay`.
+            let (b2, b1, c, n1) = unsafe {
+                (
+                    _mm512_loadu_si512(p.add(i - 2).cast()),
+                    _mm512_loadu_si512(p.add(i - 1).cast()),
+                    _mm512_loadu_si512(p.add(i).cast()),
+                    _mm512_loadu_si512(p.add(i + 1).cast()),
+                )
+            };
+            // The permute reads an index's low seven bits: a byte of
+            // 0x80 or more looks up an ASCII one, a candidate that
+            // `keeps` then rejects.
+            let last = _mm512_permutex2var_epi8(last_lo, b1, last_hi);
+            let second = _mm512_permutex2var_epi8(second_lo, b2, second_hi);
+            let lettered = _mm512_test_epi8_mask(last, second);
+            let slashed = _mm512_cmpeq_epi8_mask(n1, slash);
+            let mut mask =
+                _mm512_cmpeq_epi8_mask(c, colon) & (slashed | lettered);
+            // The last step may reach past `to`: those positions are the
+            // scalar tail's.
+            if to - i < 64 {
+                mask &= (1u64 << (to - i)) - 1;
+            }
+            while mask != 0 {
+                let at = i + mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                if self.keeps(hay, at) {
+                    each(at);
+                }
+            }
+            i += 64;
+        }
+        i.min(to)
+    }
+}
+
 /// The index of a pair of lower-case letters in [`Sieve::pairs`].
 fn pair_index(second: u8, last: u8) -> usize {
     usize::from(second - b'a') * 26 + usize::from(last - b'a')
@@ -299,22 +421,43 @@ mod tests {
     }
 
     #[test]
-    fn the_vector_loop_agrees_with_the_exact_test() {
-        let Some(s) = sieve() else { return };
-        // Every byte class next to colons, at every alignment and range.
+    fn the_vector_loops_agree_with_the_exact_test() {
+        if !avx2() {
+            return;
+        }
+        // Both loops the CPU can run, whichever `sieve()` picks.
+        let mut loops = Vec::new();
+        for wide in [false, true] {
+            if !wide || avx512() {
+                let mut s = Sieve::new(colon_words()).unwrap();
+                s.wide = wide;
+                loops.push(s);
+            }
+        }
+        // Every byte class next to colons, at every alignment and range
+        // (bytes of 0x80 and more whose low seven bits are letters too).
         let mut hay = Vec::new();
-        let bytes = b"::/ToRLwsaAdD`{@[\x7f\xff0mailto:news:URL:x://";
+        let bytes = b"::/ToRLwsaAdD`{@[\x7f\xff\xf4\xef\xd3\xf7\xe40mailto:news:URL:x://";
         let mut x: u32 = 12345;
         for _ in 0..4096 {
             x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
             hay.push(bytes[(x >> 16) as usize % bytes.len()]);
         }
-        for from in [0, 1, 2, 3, 31, 32, 33, 100] {
-            for to in [0, 1, 2, 40, 64, 65, 4000, 4063, 4064, 4095, 4096] {
-                let mut got = Vec::new();
-                s.for_each(&hay, from, to, |i| got.push(i));
-                let want = by_colon(s, &hay, from, to.max(from));
-                assert_eq!(got, want, "from {from} to {to}");
+        for s in &loops {
+            for from in [0, 1, 2, 3, 31, 32, 33, 63, 64, 65, 100] {
+                for to in [
+                    0, 1, 2, 40, 64, 65, 66, 4000, 4031, 4032, 4063, 4064,
+                    4095, 4096,
+                ] {
+                    let mut got = Vec::new();
+                    s.for_each(&hay, from, to, |i| got.push(i));
+                    let want = by_colon(s, &hay, from, to.max(from));
+                    assert_eq!(
+                        got, want,
+                        "wide {} from {from} to {to}",
+                        s.wide
+                    );
+                }
             }
         }
     }
