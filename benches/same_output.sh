@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # same_output.sh: check that two builds of urlx print the same bytes on
 # the bundled corpus and on ../shared/corpora, across output formats and
-# the options that change what is found or how it is printed.
+# the options that change what is found or how it is printed, on one
+# thread and on two.
 #
 #     bash benches/same_output.sh OLD_BINARY [NEW_BINARY]
 #
@@ -34,18 +35,20 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 fail=0
 for d in "${dirs[@]}"; do
-    for r in "${runs[@]}"; do
-        # shellcheck disable=SC2086
-        "$old" $r -j2 "$d" >"$out/a" 2>"$out/ae"; ea=$?
-        # shellcheck disable=SC2086
-        "$new" $r -j2 "$d" >"$out/b" 2>"$out/be"; eb=$?
-        if ! cmp -s "$out/a" "$out/b" || [ $ea != $eb ]; then
-            echo "DIFFERS: $d $r (exit $ea vs $eb)"
-            diff "$out/a" "$out/b" | head -5
-            fail=1
-        else
-            printf '%-22s %-55s %8d lines\n' "$d" "${r:-(default)}" "$(wc -l <"$out/a")"
-        fi
+    for j in 1 2; do
+        for r in "${runs[@]}"; do
+            # shellcheck disable=SC2086
+            "$old" $r -j$j "$d" >"$out/a" 2>"$out/ae"; ea=$?
+            # shellcheck disable=SC2086
+            "$new" $r -j$j "$d" >"$out/b" 2>"$out/be"; eb=$?
+            if ! cmp -s "$out/a" "$out/b" || [ $ea != $eb ]; then
+                echo "DIFFERS: $d -j$j $r (exit $ea vs $eb)"
+                diff "$out/a" "$out/b" | head -5
+                fail=1
+            else
+                printf '%-22s -j%s %-55s %8d lines\n' "$d" "$j" "${r:-(default)}" "$(wc -l <"$out/a")"
+            fi
+        done
     done
 done
 # Standard input, mail detected from the bytes.

@@ -272,7 +272,9 @@ impl ExtractorBuilder {
     }
 
     /// Bytes held in memory per batch (default 4 MiB); with the lookahead
-    /// of each segment this bounds the extractor's memory.
+    /// of each segment this bounds the extractor's memory. A search on
+    /// one thread reads batches of one chunk at most (see
+    /// [`ExtractorBuilder::chunk_size`]).
     pub fn batch_size(&mut self, n: usize) -> &mut Self {
         self.batch_size = n.max(1);
         self

@@ -216,9 +216,12 @@ impl Extractor {
         let mut state = MergeState::default();
         if cfg.line_buffered || self.sequential() {
             // Read, scan, merge, one after the other (line-buffered: and
-            // hand each piece over as soon as it is read).
+            // hand each piece over as soon as it is read). A batch of one
+            // chunk: one buffer, read and scanned while in the core's
+            // cache, again and again.
+            let size = cfg.batch_size.min(cfg.chunk_size);
             loop {
-                let batch = feeder.batch(cfg.batch_size);
+                let batch = feeder.batch(size);
                 if batch.is_empty() {
                     break;
                 }
