@@ -21,6 +21,9 @@ use std::sync::OnceLock;
 
 use crate::scheme::colon_words;
 
+/// Steps of the vector loop between two rounds of candidate checks.
+const WINDOW: usize = 64;
+
 /// The sieve's tables: which lower-case letters end a scheme used
 /// without `//` (`last`), which come before those (`second`), and the
 /// exact pairs.
@@ -169,8 +172,29 @@ impl Sieve {
             return self.scalar(hay, from, to, &mut each);
         }
         self.scalar(hay, from, vec_from, &mut each);
-        let end = self.vector(hay, vec_from, vec_to, &mut each);
-        self.scalar(hay, end, to, &mut each);
+        // The vector loop fills a window's masks with no call in it (a
+        // call would have its tables reloaded at every step); the
+        // candidates are checked after it.
+        let mut steps = [(0, 0); WINDOW];
+        let mut i = vec_from;
+        while i < vec_to {
+            let window = vec_to.min(i.saturating_add(WINDOW * width));
+            let (end, n) = self.vector(hay, i, window, &mut steps);
+            for &(step, mut mask) in &steps[..n] {
+                while mask != 0 {
+                    let at = step + mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
+                    if self.keeps(hay, at) {
+                        each(at);
+                    }
+                }
+            }
+            if end == i {
+                break;
+            }
+            i = end;
+        }
+        self.scalar(hay, i, to, &mut each);
     }
 
     /// The exact test on each colon of `hay[from..to]`.
@@ -193,30 +217,32 @@ impl Sieve {
 
     /// The vector loop over whole steps (64 bytes, 32 with AVX2) from
     /// `from` (at least 2, 32 with AVX2) while a step starts before `to`
-    /// (at most `hay.len()` less a step); returns where it stopped
-    /// (`from` where there is no such loop).
+    /// (at most `hay.len()` less a step, and at most [`WINDOW`] steps).
+    /// Returns where it stopped (`from` where there is no such loop) and
+    /// `n`: the steps with candidates are the first `n` of `steps`, each
+    /// its start and its candidates as bits.
     fn vector(
         &self,
         hay: &[u8],
         from: usize,
         to: usize,
-        each: &mut impl FnMut(usize),
-    ) -> usize {
+        steps: &mut [(usize, u64); WINDOW],
+    ) -> (usize, usize) {
         #[cfg(target_arch = "x86_64")]
         {
             if self.wide {
                 // SAFETY: `wide` is set only when the CPU has AVX-512F,
                 // AVX-512BW and AVX-512VBMI.
-                return unsafe { self.avx512(hay, from, to, each) };
+                return unsafe { self.avx512(hay, from, to, steps) };
             }
             // SAFETY: `sieve()` builds a `Sieve` only when the CPU has
             // AVX2.
-            unsafe { self.avx2(hay, from, to, each) }
+            unsafe { self.avx2(hay, from, to, steps) }
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            let _ = (hay, to, each);
-            from
+            let _ = (hay, to, steps);
+            (from, 0)
         }
     }
 
@@ -234,10 +260,11 @@ impl Sieve {
         hay: &[u8],
         from: usize,
         to: usize,
-        each: &mut impl FnMut(usize),
-    ) -> usize {
+        steps: &mut [(usize, u64); WINDOW],
+    ) -> (usize, usize) {
         use std::arch::x86_64::*;
         debug_assert!(from >= 32 && to + 32 <= hay.len());
+        debug_assert!(to - from <= WINDOW * 32);
         // SAFETY: 16-byte loads from 16-byte arrays.
         let (low, high) = unsafe {
             (
@@ -266,7 +293,7 @@ impl Sieve {
             )
         };
         let p = hay.as_ptr();
-        let mut i = from;
+        let (mut i, mut n) = (from, 0);
         // SAFETY: 32 <= i, so the 32 bytes before i are within `hay`.
         let mut before =
             classes(unsafe { _mm256_loadu_si256(p.add(i - 32).cast()) });
@@ -304,16 +331,12 @@ impl Sieve {
             if to - i < 32 {
                 mask &= (1u32 << (to - i)) - 1;
             }
-            while mask != 0 {
-                let at = i + mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                if self.keeps(hay, at) {
-                    each(at);
-                }
-            }
+            // Written whatever it is, kept if not zero: no branch.
+            steps[n] = (i, u64::from(mask));
+            n += usize::from(mask != 0);
             i += 32;
         }
-        i.min(to)
+        (i.min(to), n)
     }
 }
 
@@ -331,10 +354,11 @@ impl Sieve {
         hay: &[u8],
         from: usize,
         to: usize,
-        each: &mut impl FnMut(usize),
-    ) -> usize {
+        steps: &mut [(usize, u64); WINDOW],
+    ) -> (usize, usize) {
         use std::arch::x86_64::*;
         debug_assert!(from >= 2 && to + 64 <= hay.len());
+        debug_assert!(to - from <= WINDOW * 64);
         // SAFETY: 64-byte loads at 0 and 64 of 128-byte arrays.
         let (last_lo, last_hi, second_lo, second_hi) = unsafe {
             let (l, s) =
@@ -349,7 +373,7 @@ impl Sieve {
         let colon = _mm512_set1_epi8(b':' as i8);
         let slash = _mm512_set1_epi8(b'/' as i8);
         let p = hay.as_ptr();
-        let mut i = from;
+        let (mut i, mut n) = (from, 0);
         while i < to {
             // SAFETY: 2 <= from <= i and i < to <= hay.len() - 64, so the
             // loads at i - 2, i - 1, i and i + 1 read 64 bytes within
@@ -376,16 +400,12 @@ impl Sieve {
             if to - i < 64 {
                 mask &= (1u64 << (to - i)) - 1;
             }
-            while mask != 0 {
-                let at = i + mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                if self.keeps(hay, at) {
-                    each(at);
-                }
-            }
+            // Written whatever it is, kept if not zero: no branch.
+            steps[n] = (i, mask);
+            n += usize::from(mask != 0);
             i += 64;
         }
-        i.min(to)
+        (i.min(to), n)
     }
 }
 
