@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::archive::{self, Members};
 use crate::decompress::{Compression, Decompress, decoder, sniffed};
 use crate::delimit::LOOKBACK;
 use crate::format::{self, HEAD, InputFormat, Reading};
@@ -143,6 +144,8 @@ pub(crate) enum Reader<'a> {
     Parts(Parts),
     /// A small regular file, handed whole to one job.
     Small(File, u64),
+    /// A tar or zip archive: its members are inputs of their own.
+    Archive(Members<'a>),
 }
 
 /// A regular file being cut into [`FilePart`]s.
@@ -160,22 +163,26 @@ pub(crate) struct Parts {
 pub(crate) struct Names {
     /// The index of the first name held.
     base: usize,
-    held: std::collections::VecDeque<String>,
+    /// Each input's name and its position among the inputs given (an
+    /// archive's members share their archive's).
+    held: std::collections::VecDeque<(String, usize)>,
 }
 
 impl Names {
-    /// Add the name of the next input opened.
-    pub(crate) fn push(&mut self, name: String) {
-        self.held.push_back(name);
+    /// Add the name of the next input opened, given at position
+    /// `origin`; returns its number.
+    pub(crate) fn push(&mut self, name: String, origin: usize) -> usize {
+        self.held.push_back((name, origin));
+        self.base + self.held.len() - 1
     }
 
-    /// The name of input `index`, cloned; taken instead when `last`
-    /// (nothing after this asks for it again).
-    pub(crate) fn get(&mut self, index: usize, last: bool) -> String {
+    /// The position given and the name of input `index`, cloned; taken
+    /// instead when `last` (nothing after this asks for it again).
+    pub(crate) fn get(&mut self, index: usize, last: bool) -> (usize, String) {
         match self.held.get_mut(index.wrapping_sub(self.base)) {
-            Some(name) if last => std::mem::take(name),
-            Some(name) => name.clone(),
-            None => String::new(),
+            Some((name, origin)) if last => (*origin, std::mem::take(name)),
+            Some((name, origin)) => (*origin, name.clone()),
+            None => (index, String::new()),
         }
     }
 
@@ -192,9 +199,19 @@ pub(crate) struct Feeder<'a> {
     inputs: Box<dyn Iterator<Item = (usize, Input<'a>)> + 'a>,
     names: Names,
     current: Option<Current<'a>>,
+    /// The archive whose members are being read, one by one.
+    archive: Option<Archive<'a>>,
     cfg: FeedConfig,
     /// Buffers of finished segments, for reuse.
     pool: Vec<Vec<u8>>,
+}
+
+/// An archive being read: its members, its name and its position among
+/// the inputs given.
+struct Archive<'a> {
+    members: Members<'a>,
+    name: String,
+    origin: usize,
 }
 
 /// How inputs are read.
@@ -228,14 +245,20 @@ impl<'a> Feeder<'a> {
             inputs: Box::new(inputs.into_iter().enumerate()),
             names: Names::default(),
             current: None,
+            archive: None,
             cfg,
             pool: Vec::new(),
         }
     }
 
-    /// The name of input `index` (see [`Names::get`]); the names of the
-    /// inputs before it are dropped, all merged.
-    pub(crate) fn name(&mut self, index: usize, last: bool) -> String {
+    /// The position given and the name of input `index` (see
+    /// [`Names::get`]); the names of the inputs before it are dropped,
+    /// all merged.
+    pub(crate) fn name(
+        &mut self,
+        index: usize,
+        last: bool,
+    ) -> (usize, String) {
         self.names.release_before(index);
         self.names.get(index, last)
     }
@@ -261,13 +284,27 @@ impl<'a> Feeder<'a> {
         #[cfg(unix)]
         {
             let meta = file.metadata()?;
-            if meta.is_file() && self.is_small(meta.len()) {
+            if meta.is_file()
+                && self.is_small(meta.len())
+                && !archive::named(path)
+            {
                 return Ok(Reader::Small(file, meta.len()));
             }
             if meta.is_file() {
                 let mut head = vec![0; HEAD];
                 let n = read_at(&file, &mut head, 0)?;
                 head.truncate(n);
+                match archive::sniff(&head) {
+                    // Read by its central directory, at the end.
+                    Some(archive::Kind::Zip) => {
+                        return Ok(Reader::Archive(Members::zip_file(file)?));
+                    }
+                    Some(kind @ archive::Kind::Tar) => {
+                        let members = Members::stream(kind, Box::new(file))?;
+                        return Ok(Reader::Archive(members));
+                    }
+                    None => {}
+                }
                 let format = format::decide(self.cfg.format, &head);
                 if matches!(format::reading(format), Reading::Text)
                     && meta.len() > 0
@@ -297,9 +334,23 @@ impl<'a> Feeder<'a> {
     /// Decide how to read an input: its format as configured, or as its
     /// first bytes say.
     fn reader(&self, r: Box<dyn Read + 'a>) -> io::Result<Reader<'a>> {
+        self.reader_in(r, true)
+    }
+
+    /// [`Feeder::reader`], for an archive's member when not `archives`
+    /// (an archive in an archive is not opened).
+    fn reader_in(
+        &self,
+        r: Box<dyn Read + 'a>,
+        archives: bool,
+    ) -> io::Result<Reader<'a>> {
         let (head, r) = peek(r, HEAD, self.cfg.line_buffered)?;
         let format = format::decide(self.cfg.format, &head);
+        let kind = archive::sniff(&head).filter(|_| archives);
         let r: Box<dyn Read + 'a> = Box::new(io::Cursor::new(head).chain(r));
+        if let Some(kind) = kind {
+            return Members::stream(kind, r).map(Reader::Archive);
+        }
         Ok(match format::reading(format) {
             Reading::Records(open) => {
                 Reader::Mail(open(r, self.cfg.max_message))
@@ -326,9 +377,46 @@ impl<'a> Feeder<'a> {
         let mut batch: Vec<Item> = Vec::new();
         let mut bytes = 0usize;
         while bytes < size && batch.len() < MAX_BATCH_SEGMENTS {
+            if self.current.is_none()
+                && let Some(arch) = self.archive.as_mut()
+            {
+                match arch.members.next_member() {
+                    Some(Ok(member)) => {
+                        let name = format!("{}:{}", arch.name, member.path);
+                        let index = self.names.push(name, arch.origin);
+                        match self.reader_in(member.reader, false) {
+                            Ok(reader) => {
+                                self.current = Some(Current {
+                                    index,
+                                    reader,
+                                    first: true,
+                                });
+                            }
+                            Err(error) => {
+                                batch
+                                    .push(Item::Error { input: index, error });
+                                continue;
+                            }
+                        }
+                    }
+                    Some(Err(error)) => {
+                        // The archive cannot be read on: said under its
+                        // own name.
+                        let (name, origin) = (arch.name.clone(), arch.origin);
+                        let index = self.names.push(name, origin);
+                        batch.push(Item::Error { input: index, error });
+                        self.archive = None;
+                        continue;
+                    }
+                    None => {
+                        self.archive = None;
+                        continue;
+                    }
+                }
+            }
             if self.current.is_none() {
-                let Some((index, input)) = self.inputs.next() else { break };
-                self.names.push(input.name);
+                let Some((origin, input)) = self.inputs.next() else { break };
+                let index = self.names.push(input.name, origin);
                 let reader = match input.origin {
                     Origin::Reader(open) => open()
                         .and_then(|r| match self.cfg.decompress {
@@ -338,7 +426,8 @@ impl<'a> Feeder<'a> {
                         .and_then(|r| self.reader(r)),
                     Origin::File(path, Some(len))
                         if self.is_small(len)
-                            && self.cfg.decompress.reads_as_is(&path) =>
+                            && self.cfg.decompress.reads_as_is(&path)
+                            && !archive::named(&path) =>
                     {
                         bytes += len as usize + 1;
                         batch.push(Item::SmallPath {
@@ -351,6 +440,11 @@ impl<'a> Feeder<'a> {
                     Origin::File(path, _) => self.file_reader(&path),
                 };
                 match reader {
+                    Ok(Reader::Archive(members)) => {
+                        let (_, name) = self.names.get(index, false);
+                        self.archive = Some(Archive { members, name, origin });
+                        continue;
+                    }
                     Ok(reader) => {
                         self.current =
                             Some(Current { index, reader, first: true });
@@ -365,6 +459,11 @@ impl<'a> Feeder<'a> {
             let input = cur.index;
             let roll = match cur.reader {
                 Reader::Text(ref mut roll) => roll,
+                // Never current: its members are.
+                Reader::Archive(_) => {
+                    self.current = None;
+                    continue;
+                }
                 Reader::Small(..) => {
                     let Some(Current {
                         reader: Reader::Small(file, len), ..
@@ -650,20 +749,22 @@ mod tests {
     fn names_of_merged_inputs_are_dropped() {
         let mut names = Names::default();
         for i in 0..10 {
-            names.push(format!("f{i}"));
+            assert_eq!(names.push(format!("f{i}"), i), i);
         }
-        assert_eq!(names.get(3, false), "f3");
+        let name = |names: &mut Names, i, last| names.get(i, last).1;
+        assert_eq!(name(&mut names, 3, false), "f3");
         names.release_before(5);
         assert_eq!(names.held.len(), 5);
-        assert_eq!(names.get(3, false), ""); // released
-        assert_eq!(names.get(5, false), "f5");
-        assert_eq!(names.get(5, true), "f5"); // taken
-        assert_eq!(names.get(5, false), "");
-        assert_eq!(names.get(9, false), "f9");
-        assert_eq!(names.get(10, false), ""); // not opened yet
+        assert_eq!(name(&mut names, 3, false), ""); // released
+        assert_eq!(name(&mut names, 5, false), "f5");
+        assert_eq!(name(&mut names, 5, true), "f5"); // taken
+        assert_eq!(name(&mut names, 5, false), "");
+        assert_eq!(name(&mut names, 9, false), "f9");
+        assert_eq!(name(&mut names, 10, false), ""); // not opened yet
         names.release_before(20);
         assert!(names.held.is_empty());
-        names.push("f10".into());
-        assert_eq!(names.get(10, false), "f10");
+        // A member: numbered on, at its archive's position.
+        assert_eq!(names.push("a.tar:m".into(), 7), 10);
+        assert_eq!(names.get(10, false), (7, "a.tar:m".to_string()));
     }
 }

@@ -81,6 +81,8 @@ mod hit;
 mod format;
 // Opening inputs and cutting them into batches.
 mod feed;
+// tar and zip archives: their members, read one by one.
+pub mod archive;
 // Compressed inputs, decompressed while read.
 pub mod decompress;
 // Input cut into segments with a roll buffer.

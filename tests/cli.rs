@@ -760,7 +760,9 @@ mod json {
         let mut files = std::collections::HashMap::new();
         for hit in &hits {
             let name = hit["file"].as_str().unwrap().to_string();
-            if name.ends_with(".gz") {
+            // Compressed inputs and archives' members: not slices of a
+            // file as it is on disk.
+            if name.ends_with(".gz") || name.contains("/archive/") {
                 continue;
             }
             let input = files

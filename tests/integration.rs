@@ -56,5 +56,6 @@ mod peer_markup;
 mod peer_extractors;
 // Web archives: WARC, WET and WAT records.
 mod warc;
+mod archive;
 // The library's files import one another without a cycle.
 mod module_graph;

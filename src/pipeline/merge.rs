@@ -129,11 +129,13 @@ impl Merger<'_> {
             // A whole small file is the only item of its input.
             let whole =
                 matches!(item, Item::Small { .. } | Item::SmallPath { .. });
-            let info =
-                InputInfo { index: input, name: feeder.name(input, whole) };
+            // `input` numbers the inputs as opened (an archive's members
+            // each their own); `index` is the position given to search.
+            let (index, name) = feeder.name(input, whole);
+            let info = InputInfo { index, name };
             let go = match item {
                 Item::Error { error, .. } => {
-                    self.merge_error(&info, &error, st, sink)?;
+                    self.merge_error(input, &info, &error, st, sink)?;
                     true
                 }
                 Item::Data { seg, first, binary_at, .. } => {
@@ -141,7 +143,7 @@ impl Merger<'_> {
                         .by_ref()
                         .map(|(r, o)| (r.unwrap_or_default(), o.scanned));
                     let go = self.merge_segment(
-                        &info, &seg, first, binary_at, parts, st, sink,
+                        input, &info, &seg, first, binary_at, parts, st, sink,
                     )?;
                     feeder.recycle(seg.buf);
                     go
@@ -162,18 +164,20 @@ impl Merger<'_> {
                                 out.scanned,
                             ));
                             let go = self.merge_segment(
-                                &info, &seg, part.first, binary_at, parts, st,
-                                sink,
+                                input, &info, &seg, part.first, binary_at,
+                                parts, st, sink,
                             )?;
                             feeder.recycle(seg.buf);
                             if let Some(error) = out.error {
-                                self.merge_error(&info, &error, st, sink)?;
+                                self.merge_error(
+                                    input, &info, &error, st, sink,
+                                )?;
                                 st.ended = Some(input);
                             }
                             go
                         }
                         Some(Err(error)) => {
-                            self.merge_error(&info, &error, st, sink)?;
+                            self.merge_error(input, &info, &error, st, sink)?;
                             st.ended = Some(input);
                             true
                         }
@@ -199,16 +203,19 @@ impl Merger<'_> {
                                 out.scanned,
                             ));
                             let go = self.merge_segment(
-                                &info, &seg, true, binary_at, parts, st, sink,
+                                input, &info, &seg, true, binary_at, parts,
+                                st, sink,
                             )?;
                             self.pool.put_file(seg.buf);
                             if let Some(error) = out.error {
-                                self.merge_error(&info, &error, st, sink)?;
+                                self.merge_error(
+                                    input, &info, &error, st, sink,
+                                )?;
                             }
                             go
                         }
                         Some(Err(error)) => {
-                            self.merge_error(&info, &error, st, sink)?;
+                            self.merge_error(input, &info, &error, st, sink)?;
                             true
                         }
                         None => {
@@ -220,7 +227,9 @@ impl Merger<'_> {
                                 st.active = None;
                             }
                             if let Some(error) = error {
-                                self.merge_error(&info, &error, st, sink)?;
+                                self.merge_error(
+                                    input, &info, &error, st, sink,
+                                )?;
                             }
                             go
                         }
@@ -245,13 +254,14 @@ impl Merger<'_> {
     /// An input failed: end it if it had begun, and report the error.
     fn merge_error(
         &self,
+        id: usize,
         info: &InputInfo,
         error: &io::Error,
         st: &mut MergeState,
         sink: &mut dyn Sink,
     ) -> io::Result<()> {
         st.summary.errors += 1;
-        if st.active == Some(info.index) {
+        if st.active == Some(id) {
             sink.end(info, st.carry.hits)?;
             st.active = None;
         }
@@ -263,6 +273,7 @@ impl Merger<'_> {
     #[allow(clippy::too_many_arguments)]
     fn merge_segment(
         &self,
+        id: usize,
         info: &InputInfo,
         seg: &Segment,
         first: bool,
@@ -273,7 +284,7 @@ impl Merger<'_> {
     ) -> io::Result<bool> {
         let line_numbers = self.line_numbers;
         if first {
-            st.start(info.index);
+            st.start(id);
         }
         st.summary.bytes += seg.own.len() as u64;
         for (range, spec) in parts {
@@ -315,7 +326,7 @@ impl Merger<'_> {
         if seg.eof {
             sink.end(info, st.carry.hits)?;
             st.active = None;
-            st.ended = Some(info.index);
+            st.ended = Some(id);
         }
         Ok(true)
     }

@@ -258,7 +258,9 @@ fn run(args: Args) -> anyhow::Result<u8> {
         }
         paths.push("-".into());
     }
-    let many = paths.len() > 1 || paths.iter().any(|p| p.is_dir());
+    // A directory or an archive (by name) holds many inputs.
+    let many = paths.len() > 1
+        || paths.iter().any(|p| p.is_dir() || urlx::archive::named(p));
     let format = if args.quiet {
         OutputFormat::Quiet
     } else if args.files_with_matches {
