@@ -6,7 +6,9 @@
 
 use std::io::Read;
 
-use crate::mail::mbox::{Records, is_from_line, mbox_records, single_record};
+use crate::mail::mbox::{
+    Records, is_from_line, mbox_records, mmdf_records, single_record,
+};
 use crate::mail::warc::warc_records;
 
 /// Bytes at the start of an input that [`detect`] is given.
@@ -23,6 +25,9 @@ pub enum InputFormat {
     /// An mbox: messages after `From ` lines (mboxo, mboxrd, mboxcl,
     /// mboxcl2; see the `mbox` module for where a message ends).
     Mbox,
+    /// An MMDF mailbox: each message between two lines of four `^A`
+    /// (0x01) bytes.
+    Mmdf,
     /// One message per file, as in a Maildir (`cur/`, `new/`).
     Maildir,
     /// A single RFC 5322 message.
@@ -42,6 +47,11 @@ impl InputFormat {
         (InputFormat::Auto, "auto", "Decide from each input's first bytes"),
         (InputFormat::Text, "text", "Plain text"),
         (InputFormat::Mbox, "mbox", "An mbox (mboxo or mboxrd)"),
+        (
+            InputFormat::Mmdf,
+            "mmdf",
+            "An MMDF mailbox (messages between lines of four ^A bytes)",
+        ),
         (
             InputFormat::Maildir,
             "maildir",
@@ -70,7 +80,8 @@ impl InputFormat {
 }
 
 /// The format the first bytes of an input look like: a web archive
-/// starts with a `WARC/1.` (or `WARC/0.`) version line; an mbox starts
+/// starts with a `WARC/1.` (or `WARC/0.`) version line; an MMDF mailbox
+/// with a line of four `^A` bytes; an mbox starts
 /// with a `From ` line that looks like a separator (sender and date,
 /// see `mbox`), not with text such as `From the README: ...`; a
 /// message or news article with header fields (`Name: value`, the
@@ -83,6 +94,9 @@ pub fn detect(head: &[u8]) -> InputFormat {
     let first = head.split(|&b| b == b'\n').next().unwrap_or(&[]);
     if is_from_line(first) {
         return InputFormat::Mbox;
+    }
+    if first.strip_suffix(b"\r").unwrap_or(first) == b"\x01\x01\x01\x01" {
+        return InputFormat::Mmdf;
     }
     let mut fields = 0;
     let mut news = false;
@@ -182,6 +196,7 @@ pub(crate) fn reading(format: InputFormat) -> Reading {
     match format {
         InputFormat::Auto | InputFormat::Text => Reading::Text,
         InputFormat::Mbox => Reading::Records(mbox_records),
+        InputFormat::Mmdf => Reading::Records(mmdf_records),
         InputFormat::Maildir | InputFormat::Eml | InputFormat::News => {
             Reading::Records(single_record)
         }
@@ -200,16 +215,17 @@ mod tests {
             Auto => 0,
             Text => 1,
             Mbox => 2,
-            Maildir => 3,
-            Eml => 4,
-            News => 5,
-            Warc => 6,
+            Mmdf => 3,
+            Maildir => 4,
+            Eml => 5,
+            News => 6,
+            Warc => 7,
         }
     }
 
     #[test]
     fn the_table_lists_every_format_once() {
-        assert_eq!(InputFormat::ALL.len(), 7, "a format missing from ALL");
+        assert_eq!(InputFormat::ALL.len(), 8, "a format missing from ALL");
         for (i, &(f, name, _)) in InputFormat::ALL.iter().enumerate() {
             assert_eq!(position(f), i, "{name}");
             assert_eq!(f.name(), name);

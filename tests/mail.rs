@@ -707,3 +707,37 @@ fn mh_folder_gives_the_messages_of_its_mbox() {
         mh.iter().map(|h| h["file"].as_str().unwrap()).collect();
     assert_eq!(files.len(), 2);
 }
+
+#[test]
+fn mmdf_mailbox_gives_the_messages_of_its_mbox() {
+    // corpora/mail/mmdf-kasan-dev-2.mmdf is kasan-dev-2.mboxrd written as
+    // an MMDF mailbox by Python's mailbox module (each message between
+    // ^A^A^A^A lines, its `From ` line kept after the first): recognised
+    // by its first line, cut at the markers, the `From ` lines dropped.
+    let mbox = json(&[sample("mail/kasan-dev-2.mboxrd").to_str().unwrap()]);
+    let mmdf = json(&[sample("mail/mmdf-kasan-dev-2.mmdf").to_str().unwrap()]);
+    let key = |h: &Value| {
+        (
+            h["url"].as_str().unwrap().to_string(),
+            h["message"].as_u64(),
+            h["message_id"].as_str().map(str::to_string),
+            h["source"].as_str().map(str::to_string),
+            h["header"].as_str().map(str::to_string),
+        )
+    };
+    assert_eq!(mbox.len(), 26);
+    assert_eq!(
+        mmdf.iter().map(key).collect::<Vec<_>>(),
+        mbox.iter().map(key).collect::<Vec<_>>()
+    );
+    // Offsets point at the URLs in the MMDF file.
+    let bytes = std::fs::read(sample("mail/mmdf-kasan-dev-2.mmdf")).unwrap();
+    for h in mmdf.iter().filter(|h| h["decoded"] == "none") {
+        let (s, e) =
+            (h["start"].as_u64().unwrap(), h["end"].as_u64().unwrap());
+        assert_eq!(
+            &bytes[s as usize..e as usize],
+            h["url"].as_str().unwrap().as_bytes()
+        );
+    }
+}

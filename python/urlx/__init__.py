@@ -95,7 +95,8 @@ def find(
     """Every URL in ``data``, in order, as :class:`Hit` objects.
 
     ``format`` is how ``data`` is read: ``"text"`` (the default),
-    ``"mbox"``, ``"eml"``, ``"news"``, ``"maildir"`` (one message),
+    ``"mbox"``, ``"mmdf"``, ``"eml"``, ``"news"``, ``"maildir"`` (one
+    message),
     ``"warc"`` (WARC, WET or WAT records) or ``"auto"`` (decided from the
     first bytes, as the command line does).
     ``base`` resolves relative references (``<URL:../x>``, HTML links),

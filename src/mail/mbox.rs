@@ -1,7 +1,7 @@
-//! Message framing: cuts an mbox (mboxo, mboxrd, mboxcl, mboxcl2) into
-//! messages, or takes a whole file as one message (Maildir, `.eml`, a
-//! news spool article), streaming, with a bound on the size of one
-//! message. It undoes mboxrd `>From ` quoting in a copy and keeps the
+//! Message framing: cuts an mbox (mboxo, mboxrd, mboxcl, mboxcl2) or an
+//! MMDF mailbox into messages, or takes a whole file as one message
+//! (Maildir, `.eml`, a news spool article), streaming, with a bound on
+//! the size of one message. It undoes mboxrd `>From ` quoting in a copy and keeps the
 //! map back to the original bytes.
 //!
 //! # Where a message ends
@@ -47,6 +47,8 @@ use memchr::memmem::Finder;
 pub(crate) enum Framing {
     /// Messages separated by lines that start with `From `.
     Mbox,
+    /// MMDF: each message between two lines of four `^A` (0x01) bytes.
+    Mmdf,
     /// The whole input is one message.
     Single,
 }
@@ -112,6 +114,14 @@ pub(crate) fn mbox_records<'a>(
     Box::new(Messages::new(reader, Framing::Mbox, max))
 }
 
+/// The messages of an MMDF mailbox, each at most `max` bytes.
+pub(crate) fn mmdf_records<'a>(
+    reader: Box<dyn Read + 'a>,
+    max: usize,
+) -> Box<dyn Records + 'a> {
+    Box::new(Messages::new(reader, Framing::Mmdf, max))
+}
+
 /// The input as one message (RFC 5322) or news article (RFC 5536), cut
 /// into pieces of at most `max` bytes.
 pub(crate) fn single_record<'a>(
@@ -150,6 +160,9 @@ pub(crate) struct Messages<R> {
     /// The previous message was cut at the limit: the next piece is its
     /// continuation.
     continuing: bool,
+    /// MMDF: a start marker was just dropped, and a `From ` line after
+    /// it (Python's `mailbox` and some MTAs write one) is dropped too.
+    after_marker: bool,
     /// Where the pending message ends by its `Content-Length`.
     length: Length,
     /// The read error that ended the input, given after its messages.
@@ -198,6 +211,7 @@ impl<R: Read> Messages<R> {
             number: 0,
             max: max.max(1024),
             continuing: false,
+            after_marker: false,
             length: Length::Absent,
             error: None,
             end_check: None,
@@ -250,6 +264,25 @@ impl<R: Read> Messages<R> {
 
     fn next_read(&mut self) -> io::Result<Option<Message>> {
         loop {
+            if self.after_marker {
+                let pending = &self.buf[self.start..];
+                let line = &pending[..pending.len().min(MAX_FROM_LINE)];
+                match memchr::memchr(b'\n', line) {
+                    _ if !pending.starts_with(b"From ")
+                        && pending.len() >= 5 => {}
+                    Some(nl) if is_from_line(&line[..nl]) => {
+                        self.consume(nl + 1);
+                    }
+                    Some(_) => {}
+                    None if !self.eof && line.len() < MAX_FROM_LINE => {
+                        self.fill()?;
+                        continue;
+                    }
+                    None => {}
+                }
+                self.after_marker = false;
+                self.length = Length::Unknown;
+            }
             if self.length == Length::Unknown {
                 let pending = &self.buf[self.start..];
                 match content_length_end(pending, self.eof, self.max) {
@@ -275,6 +308,16 @@ impl<R: Read> Messages<R> {
                     };
                     found
                 }
+                (Framing::Mmdf, _) => {
+                    let pending = &self.buf[self.start..];
+                    let from = self.searched.saturating_sub(8);
+                    let found = find_mmdf_separator(pending, from, self.eof);
+                    self.searched = match found {
+                        Sep::Undecided(p) => p,
+                        _ => pending.len(),
+                    };
+                    found
+                }
                 (Framing::Single, _) => Sep::None,
             };
             let pending_len = self.buf.len() - self.start;
@@ -287,6 +330,7 @@ impl<R: Read> Messages<R> {
                         Some(nl) => {
                             self.consume(nl + 1);
                             self.length = Length::Unknown;
+                            self.after_marker = self.framing == Framing::Mmdf;
                         }
                         None if self.eof => {
                             self.consume(pending_len);
@@ -415,6 +459,39 @@ fn find_separator(buf: &[u8], from: usize, eof: bool, first: bool) -> Sep {
         if !after_empty {
             continue;
         }
+        match decide(p) {
+            Some(true) => return Sep::At(p),
+            None => return Sep::Undecided(p - 1),
+            Some(false) => {}
+        }
+    }
+    Sep::None
+}
+
+/// The MMDF separator line: four `^A` bytes, alone on their line.
+const MMDF_SEP: &[u8] = b"\x01\x01\x01\x01";
+
+/// Where the next MMDF separator line starts in `buf` (the search from
+/// `from` on): a line of exactly four `^A` bytes (then `\n`, `\r\n` or
+/// the end of the input). A message's end marker and the next one's
+/// start marker are two such lines, each dropped in turn.
+fn find_mmdf_separator(buf: &[u8], from: usize, eof: bool) -> Sep {
+    let decide = |p: usize| match &buf[p + MMDF_SEP.len()..] {
+        [] if eof => Some(true),
+        [] | [b'\r'] => None,
+        [b'\n', ..] | [b'\r', b'\n', ..] => Some(true),
+        _ => Some(false),
+    };
+    if buf.starts_with(MMDF_SEP) {
+        match decide(0) {
+            Some(true) => return Sep::At(0),
+            None => return Sep::Undecided(0),
+            Some(false) => {}
+        }
+    }
+    let from = from.min(buf.len());
+    for p in memchr::memmem::find_iter(&buf[from..], b"\n\x01\x01\x01\x01") {
+        let p = from + p + 1;
         match decide(p) {
             Some(true) => return Sep::At(p),
             None => return Sep::Undecided(p - 1),
@@ -991,6 +1068,47 @@ mod tests {
         let v = all(&mbox, Framing::Mbox, 4096);
         assert!(v.iter().all(|m| m.raw.len() <= 4096));
         assert!(v.last().is_some_and(|m| m.raw.ends_with(b"body\n")));
+    }
+
+    #[test]
+    fn mmdf_messages_between_markers() {
+        let input = b"\x01\x01\x01\x01\nFrom: a@x\n\nhttp://a.example/\n\
+                      \x01\x01\x01\x01\n\x01\x01\x01\x01\nFrom: b@x\n\n\
+                      \x01\x01\x01\x01 not a marker\nhttp://b.example/\n\
+                      \x01\x01\x01\x01\n";
+        {
+            let msgs = all(input, Framing::Mmdf, 1 << 20);
+            let raw: Vec<&[u8]> = msgs.iter().map(|m| &m.raw[..]).collect();
+            assert_eq!(
+                raw,
+                [
+                    &b"From: a@x\n\nhttp://a.example/\n"[..],
+                    &b"From: b@x\n\n\x01\x01\x01\x01 not a marker\nhttp://b.example/\n"[..],
+                ]
+            );
+            assert_eq!(msgs[1].offset, 44);
+            assert_eq!(&input[44..53], b"From: b@x");
+        }
+        // Read a byte at a time: the markers fall across reads.
+        struct OneByte<'a>(&'a [u8]);
+        impl Read for OneByte<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let n = self.0.len().min(buf.len()).min(1);
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let mut m = Messages::new(OneByte(input), Framing::Mmdf, 1 << 20);
+        let mut slow = Vec::new();
+        while let Some(msg) = m.next_message().unwrap() {
+            slow.push(msg.raw);
+        }
+        let fast: Vec<Vec<u8>> = all(input, Framing::Mmdf, 1 << 20)
+            .into_iter()
+            .map(|m| m.raw)
+            .collect();
+        assert_eq!(slow, fast);
     }
 
     #[test]

@@ -53,7 +53,7 @@ pub const TYPES: &[(&str, &[&str])] = &[
         "mail",
         &[
             "*.eml", "*.emlx", "*.mail", "*.mbox", "*.mboxrd", "*.mbx",
-            "mbox", "**/cur/*", "**/new/*",
+            "*.mmdf", "mbox", "**/cur/*", "**/new/*",
         ],
     ),
     ("news", &["*.news", "*.art"]),
