@@ -167,6 +167,9 @@ pub struct Provenance {
     /// The HTML element and attribute the hit was found in, lower case,
     /// as `a href` or `option value` ([`Source::HtmlAttr`] hits).
     pub attribute: Option<String>,
+    /// For an `a href` hit: the anchor's visible text, whitespace
+    /// collapsed, at most 256 bytes (what a reader sees and clicks).
+    pub anchor_text: Option<String>,
     /// What kind of text the hit was found in.
     pub source: Source,
     /// The transfer encoding undone to find the hit.
@@ -388,6 +391,11 @@ impl Hit {
                 .filter(|f| f.severity == Severity::Warning),
         );
         out.extend(lint::lint(uri));
+        if let Some(text) =
+            self.provenance().and_then(|p| p.anchor_text.as_deref())
+        {
+            out.extend(crate::deceptive::check(text, uri));
+        }
         if let Some(scheme) = uri.scheme()
             && !registry::is_registered(scheme)
         {

@@ -83,6 +83,8 @@ mod format;
 mod feed;
 // tar and zip archives: their members, read one by one.
 pub mod archive;
+// Deceptive links: anchor text showing another site than the href's.
+mod deceptive;
 // Compressed inputs, decompressed while read.
 pub mod decompress;
 // Input cut into segments with a roll buffer.

@@ -741,3 +741,48 @@ fn mmdf_mailbox_gives_the_messages_of_its_mbox() {
         );
     }
 }
+
+#[test]
+fn anchors_whose_text_shows_another_site_are_deceptive_links() {
+    // A real spam (SpamAssassin public corpus, spam_2/00520): the anchor
+    // text `http://www.tesco.ie/superstore` links to an IP address.
+    let hits =
+        json(&[sample("mail/spamassassin-spam_2-00520-deceptive-link.eml")
+            .to_str()
+            .unwrap()]);
+    let deceptive: Vec<&Value> = hits
+        .iter()
+        .filter(|h| {
+            h["warnings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|w| w["code"] == "deceptive-link")
+        })
+        .collect();
+    assert_eq!(deceptive.len(), 1, "{deceptive:?}");
+    let h = deceptive[0];
+    assert_eq!(h["anchor_text"], "http://www.tesco.ie/superstore");
+    assert_eq!(h["attribute"], "a href");
+    assert!(
+        h["url"].as_str().unwrap().starts_with("http://195.200.172.1/I?X=")
+    );
+    let w = &h["warnings"].as_array().unwrap()[0];
+    assert_eq!(
+        w["message"],
+        "the link's text shows www.tesco.ie but the link goes to 195.200.172.1"
+    );
+    // Anchors with words, or showing the site they go to, are not.
+    let texts: Vec<&str> =
+        hits.iter().filter_map(|h| h["anchor_text"].as_str()).collect();
+    assert!(texts.contains(&"Buy Now"));
+    assert!(
+        texts.iter().any(|t| t.starts_with("http://www.tesco.ie/register/"))
+    );
+    // Only `a href` hits have an anchor text.
+    assert!(
+        hits.iter()
+            .filter(|h| !h["anchor_text"].is_null())
+            .all(|h| h["attribute"] == "a href")
+    );
+}

@@ -230,6 +230,7 @@ impl PyHit {
             "part" => obj(py, p.map(|p| p.part.as_str())),
             "header" => obj(py, p.and_then(|p| p.header.as_deref())),
             "attribute" => obj(py, p.and_then(|p| p.attribute.as_deref())),
+            "anchor_text" => obj(py, p.and_then(|p| p.anchor_text.as_deref())),
             "source" => obj(py, p.map(|p| p.source.as_str())),
             "decoded" => obj(py, p.map(|p| p.decoded.as_str())),
             "record_offset" => obj(py, r.map(|r| r.offset)),

@@ -37,6 +37,7 @@ class Hit:
     part: Optional[str]
     header: Optional[str]
     attribute: Optional[str]
+    anchor_text: Optional[str]
     source: Optional[str]
     decoded: Optional[str]
     record_offset: Optional[int]

@@ -32,25 +32,43 @@ pub const PSL_VERSION: &str = super::public_suffix::VERSION;
 /// digits, `-` or `_`, at most 253 characters in all; anything else
 /// (`1,420.00.zip`, `a..com`, `[::1]`, a percent-escape) gets `false`.
 pub fn has_public_suffix(host: &str) -> bool {
+    suffixed(host, |_, _| ()).is_some()
+}
+
+/// The registrable domain of `host`: its public suffix and one label
+/// before it (`www.bank.example.co.uk` gives `example.co.uk`), lower
+/// case, in ASCII (UTS 46 ToASCII, as [`has_public_suffix`]); `None`
+/// when [`has_public_suffix`] is false.
+pub fn registrable_domain(host: &str) -> Option<String> {
+    suffixed(host, |name, k| {
+        let name = name.to_ascii_lowercase();
+        let labels: Vec<&str> = name.split('.').collect();
+        labels[labels.len() - k - 1..].join(".")
+    })
+}
+
+/// `then` of `host` in ASCII without a final `.` and the labels of its
+/// public suffix, when [`has_public_suffix`] holds.
+fn suffixed<T>(host: &str, then: impl FnOnce(&str, usize) -> T) -> Option<T> {
     let ascii: Cow<'_, str> = if host.is_ascii() {
         Cow::Borrowed(host)
     } else {
-        match Uts46::new().to_ascii(
-            host.as_bytes(),
-            AsciiDenyList::EMPTY,
-            Hyphens::Allow,
-            DnsLength::Ignore,
-        ) {
-            Ok(a) => a,
-            Err(_) => return false,
-        }
+        Uts46::new()
+            .to_ascii(
+                host.as_bytes(),
+                AsciiDenyList::EMPTY,
+                Hyphens::Allow,
+                DnsLength::Ignore,
+            )
+            .ok()?
     };
     let name = ascii.strip_suffix('.').unwrap_or(&ascii);
     if !is_dns_name(name) {
-        return false;
+        return None;
     }
     let labels = name.split('.').count();
-    public_suffix_labels(name).is_some_and(|k| k < labels)
+    let k = public_suffix_labels(name).filter(|&k| k < labels)?;
+    Some(then(name, k))
 }
 
 /// A host name of labels of `A-Z a-z 0-9 - _`, 1 to 63 long (RFC 1034
@@ -121,6 +139,20 @@ fn flags(name: &str) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn registrable_domains() {
+        assert_eq!(
+            registrable_domain("www.Bank.example.co.uk").as_deref(),
+            Some("example.co.uk")
+        );
+        assert_eq!(
+            registrable_domain("example.com.").as_deref(),
+            Some("example.com")
+        );
+        assert_eq!(registrable_domain("co.uk"), None);
+        assert_eq!(registrable_domain("10.0.0.1"), None);
+    }
 
     #[test]
     fn brief_examples() {

@@ -151,7 +151,25 @@ pub struct HtmlScan {
     /// The contents of `<script>` and `<style>` elements, as HTML byte
     /// ranges (never empty), in document order.
     pub raw_texts: Vec<(usize, usize)>,
+    /// The visible text of each `<a href>` element, in document order.
+    pub anchors: Vec<Anchor>,
 }
+
+/// The visible text of one `<a href>` element (see [`HtmlScan::anchors`]):
+/// from its start tag to its `</a>`, the next `<a` start tag or the end
+/// of the input (an unclosed anchor ends where a browser would start the
+/// next).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Anchor {
+    /// [`Link::offset`] of the element's `href`.
+    pub href_offset: usize,
+    /// The text, its runs of whitespace made one space, trimmed; at most
+    /// [`MAX_ANCHOR_TEXT`] bytes (cut at a character boundary).
+    pub text: String,
+}
+
+/// The longest anchor text kept (see [`Anchor::text`]).
+pub const MAX_ANCHOR_TEXT: usize = 256;
 
 /// One attribute value given as text (see [`HtmlScan::attr_texts`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -253,8 +271,10 @@ fn scan<'f>(html: &str, each: Option<&'f mut TagSink<'f>>) -> HtmlScan {
         no_gt_from: usize::MAX,
         attrs: Vec::new(),
         each,
+        open_anchor: None,
     };
     s.run();
+    s.close_anchor();
     s.out
 }
 
@@ -383,6 +403,9 @@ struct Scanner<'a, 'f> {
     attrs: Vec<Attr>,
     /// Where each tag's links and attribute texts go, if not collected.
     each: Option<&'f mut TagSink<'f>>,
+    /// The `<a href>` being read: its href's offset and where its text
+    /// starts in the visible text.
+    open_anchor: Option<(usize, usize)>,
 }
 
 impl Scanner<'_, '_> {
@@ -436,6 +459,25 @@ impl Scanner<'_, '_> {
             i = next;
         }
         self.text(pos, n, true);
+    }
+
+    /// Ends the `<a href>` being read, if any, and keeps its text.
+    fn close_anchor(&mut self) {
+        let Some((href_offset, from)) = self.open_anchor.take() else {
+            return;
+        };
+        let shown = self.out.text.get(from..).unwrap_or("");
+        let mut text = String::new();
+        for word in shown.split_whitespace() {
+            if text.len() + word.len() + 1 > MAX_ANCHOR_TEXT {
+                break;
+            }
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(word);
+        }
+        self.out.anchors.push(Anchor { href_offset, text });
     }
 
     /// `>` at or after `from`, with a memo of failed searches so repeated
@@ -532,7 +574,18 @@ impl Scanner<'_, '_> {
             self.separate(lt, sep);
         }
         let attrs = std::mem::take(&mut self.attrs);
+        let is_a = name_bytes.eq_ignore_ascii_case(b"a");
+        if is_a {
+            self.close_anchor();
+        }
+        let before = self.out.links.len();
         self.links(name, &attrs);
+        if is_a
+            && let Some(href) =
+                self.out.links[before..].iter().find(|l| l.attr == "href")
+        {
+            self.open_anchor = Some((href.offset, self.out.text.len()));
+        }
         if let Some(each) = self.each.as_mut()
             && !(self.out.links.is_empty() && self.out.attr_texts.is_empty())
         {
@@ -566,6 +619,9 @@ impl Scanner<'_, '_> {
         let name_bytes = self.b.get(name.0..name.1).unwrap_or_default();
         if let (Some(sep), _) = classify(name_bytes) {
             self.separate(lt, sep);
+        }
+        if name_bytes.eq_ignore_ascii_case(b"a") {
+            self.close_anchor();
         }
         end
     }

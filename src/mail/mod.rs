@@ -257,6 +257,7 @@ fn collect_hits(
             part: piece.part.clone(),
             header: None,
             attribute: None,
+            anchor_text: None,
             source: Source::Text,
             decoded: piece.decoded,
             warnings: Vec::new(),
@@ -336,6 +337,10 @@ fn collect_hits(
                         })
                         .clone()
                 };
+                // The `a href` hits: where each is in `out`, and where
+                // its href is in the HTML (where its anchor's text is
+                // found again).
+                let mut a_hrefs: Vec<(usize, usize)> = Vec::new();
                 // Each tag's links and attribute values as it is read.
                 let mut tag =
                     |links: &[html::Link], texts: &[html::AttrText]| {
@@ -358,6 +363,11 @@ fn collect_hits(
                             place(&mut hit, s, e);
                             hit.provenance =
                                 Some(attr(&link.element, link.attr));
+                            if link.attr == "href"
+                                && link.element.eq_ignore_ascii_case("a")
+                            {
+                                a_hrefs.push((out.len(), link.offset));
+                            }
                             out.push(hit);
                         }
                         // Every attribute value is text too, for URLs with a
@@ -397,6 +407,7 @@ fn collect_hits(
                         }
                     };
                 let doc = html::scan_html_with(&piece.text, &mut tag);
+                with_anchor_texts(out, &a_hrefs, &doc.anchors);
                 prov.source = Source::HtmlText;
                 let prov = Arc::new(prov);
                 ex.find_in_buffer(
@@ -467,6 +478,33 @@ fn too_long(cfg: &MailConfig) -> String {
         "message longer than {} bytes: the rest was scanned as plain text",
         cfg.max_message
     )
+}
+
+/// Give each `a href` hit the visible text of its anchor, in a
+/// provenance of its own: `a_hrefs` says where each such hit is in
+/// `hits` and where its href starts in the HTML, as the anchors say too
+/// (in the same order: both in document order).
+fn with_anchor_texts(
+    hits: &mut [Hit],
+    a_hrefs: &[(usize, usize)],
+    anchors: &[html::Anchor],
+) {
+    let mut anchors = anchors.iter().peekable();
+    for &(i, href) in a_hrefs {
+        while anchors.next_if(|a| a.href_offset < href).is_some() {}
+        let Some(a) = anchors.next_if(|a| a.href_offset == href) else {
+            continue;
+        };
+        let Some(hit) = hits.get_mut(i) else { continue };
+        let Some(p) = hit.provenance.as_ref() else { continue };
+        if a.text.is_empty() {
+            continue;
+        }
+        hit.provenance = Some(Arc::new(Provenance {
+            anchor_text: Some(a.text.clone()),
+            ..(**p).clone()
+        }));
+    }
 }
 
 #[cfg(test)]

@@ -94,6 +94,7 @@ pub const FIELD_NAMES: &[&str] = &[
     "part",
     "header",
     "attribute",
+    "anchor_text",
     "source",
     "decoded",
     "record_offset",
@@ -169,6 +170,7 @@ pub fn hit_fields(
         each("part", Str(Some(&p.part)));
         each("header", Str(p.header.as_deref()));
         each("attribute", Str(p.attribute.as_deref()));
+        each("anchor_text", Str(p.anchor_text.as_deref()));
         each("source", Str(Some(p.source.as_str())));
         each("decoded", Str(Some(p.decoded.as_str())));
         if let Some(r) = &p.record {
