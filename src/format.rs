@@ -7,7 +7,8 @@
 use std::io::Read;
 
 use crate::mail::mbox::{
-    Records, is_from_line, mbox_records, mmdf_records, single_record,
+    Records, babyl_records, is_from_line, mbox_records, mmdf_records,
+    single_record,
 };
 use crate::mail::warc::warc_records;
 
@@ -28,6 +29,8 @@ pub enum InputFormat {
     /// An MMDF mailbox: each message between two lines of four `^A`
     /// (0x01) bytes.
     Mmdf,
+    /// A Babyl file (Emacs Rmail): messages ending at `^_` (0x1F).
+    Babyl,
     /// One message per file, as in a Maildir (`cur/`, `new/`).
     Maildir,
     /// A single RFC 5322 message.
@@ -52,6 +55,7 @@ impl InputFormat {
             "mmdf",
             "An MMDF mailbox (messages between lines of four ^A bytes)",
         ),
+        (InputFormat::Babyl, "babyl", "A Babyl file (Emacs Rmail)"),
         (
             InputFormat::Maildir,
             "maildir",
@@ -81,7 +85,7 @@ impl InputFormat {
 
 /// The format the first bytes of an input look like: a web archive
 /// starts with a `WARC/1.` (or `WARC/0.`) version line; an MMDF mailbox
-/// with a line of four `^A` bytes; an mbox starts
+/// with a line of four `^A` bytes; a Babyl file with `BABYL OPTIONS:`; an mbox starts
 /// with a `From ` line that looks like a separator (sender and date,
 /// see `mbox`), not with text such as `From the README: ...`; a
 /// message or news article with header fields (`Name: value`, the
@@ -97,6 +101,9 @@ pub fn detect(head: &[u8]) -> InputFormat {
     }
     if first.strip_suffix(b"\r").unwrap_or(first) == b"\x01\x01\x01\x01" {
         return InputFormat::Mmdf;
+    }
+    if first.starts_with(b"BABYL OPTIONS:") {
+        return InputFormat::Babyl;
     }
     let mut fields = 0;
     let mut news = false;
@@ -197,6 +204,7 @@ pub(crate) fn reading(format: InputFormat) -> Reading {
         InputFormat::Auto | InputFormat::Text => Reading::Text,
         InputFormat::Mbox => Reading::Records(mbox_records),
         InputFormat::Mmdf => Reading::Records(mmdf_records),
+        InputFormat::Babyl => Reading::Records(babyl_records),
         InputFormat::Maildir | InputFormat::Eml | InputFormat::News => {
             Reading::Records(single_record)
         }
@@ -216,16 +224,17 @@ mod tests {
             Text => 1,
             Mbox => 2,
             Mmdf => 3,
-            Maildir => 4,
-            Eml => 5,
-            News => 6,
-            Warc => 7,
+            Babyl => 4,
+            Maildir => 5,
+            Eml => 6,
+            News => 7,
+            Warc => 8,
         }
     }
 
     #[test]
     fn the_table_lists_every_format_once() {
-        assert_eq!(InputFormat::ALL.len(), 8, "a format missing from ALL");
+        assert_eq!(InputFormat::ALL.len(), 9, "a format missing from ALL");
         for (i, &(f, name, _)) in InputFormat::ALL.iter().enumerate() {
             assert_eq!(position(f), i, "{name}");
             assert_eq!(f.name(), name);

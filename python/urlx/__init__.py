@@ -95,10 +95,9 @@ def find(
     """Every URL in ``data``, in order, as :class:`Hit` objects.
 
     ``format`` is how ``data`` is read: ``"text"`` (the default),
-    ``"mbox"``, ``"mmdf"``, ``"eml"``, ``"news"``, ``"maildir"`` (one
-    message),
-    ``"warc"`` (WARC, WET or WAT records) or ``"auto"`` (decided from the
-    first bytes, as the command line does).
+    ``"mbox"``, ``"mmdf"``, ``"babyl"``, ``"eml"``, ``"news"``,
+    ``"maildir"`` (one message), ``"warc"`` (WARC, WET or WAT records) or
+    ``"auto"`` (decided from the first bytes, as the command line does).
     ``base`` resolves relative references (``<URL:../x>``, HTML links),
     where a message gives none of its own. ``abbreviated``, ``emails``,
     ``domains`` and ``refang`` also find ``www.`` hosts, bare e-mail

@@ -1,5 +1,5 @@
-//! Message framing: cuts an mbox (mboxo, mboxrd, mboxcl, mboxcl2) or an
-//! MMDF mailbox into messages, or takes a whole file as one message
+//! Message framing: cuts an mbox (mboxo, mboxrd, mboxcl, mboxcl2), an
+//! MMDF mailbox or a Babyl file (Emacs Rmail) into messages, or takes a whole file as one message
 //! (Maildir, `.eml`, a news spool article), streaming, with a bound on
 //! the size of one message. It undoes mboxrd `>From ` quoting in a copy and keeps the
 //! map back to the original bytes.
@@ -49,6 +49,11 @@ pub(crate) enum Framing {
     Mbox,
     /// MMDF: each message between two lines of four `^A` (0x01) bytes.
     Mmdf,
+    /// Babyl (Emacs Rmail): an options section, then messages each
+    /// ending at `^_` (0x1F), starting with `^L` and a line of labels;
+    /// a message's original header, then `*** EOOH ***` and the header
+    /// as shown (a copy, often pruned), then the body.
+    Babyl,
     /// The whole input is one message.
     Single,
 }
@@ -122,6 +127,14 @@ pub(crate) fn mmdf_records<'a>(
     Box::new(Messages::new(reader, Framing::Mmdf, max))
 }
 
+/// The messages of a Babyl file, each at most `max` bytes.
+pub(crate) fn babyl_records<'a>(
+    reader: Box<dyn Read + 'a>,
+    max: usize,
+) -> Box<dyn Records + 'a> {
+    Box::new(Messages::new(reader, Framing::Babyl, max))
+}
+
 /// The input as one message (RFC 5322) or news article (RFC 5536), cut
 /// into pieces of at most `max` bytes.
 pub(crate) fn single_record<'a>(
@@ -161,7 +174,8 @@ pub(crate) struct Messages<R> {
     /// continuation.
     continuing: bool,
     /// MMDF: a start marker was just dropped, and a `From ` line after
-    /// it (Python's `mailbox` and some MTAs write one) is dropped too.
+    /// it (Python's `mailbox` and some MTAs write one) is dropped too;
+    /// Babyl: the line of labels after the `^L` line.
     after_marker: bool,
     /// Where the pending message ends by its `Content-Length`.
     length: Length,
@@ -267,10 +281,15 @@ impl<R: Read> Messages<R> {
             if self.after_marker {
                 let pending = &self.buf[self.start..];
                 let line = &pending[..pending.len().min(MAX_FROM_LINE)];
+                let babyl = self.framing == Framing::Babyl;
+                let drops = |l: &[u8]| {
+                    if babyl { is_babyl_labels(l) } else { is_from_line(l) }
+                };
                 match memchr::memchr(b'\n', line) {
-                    _ if !pending.starts_with(b"From ")
+                    _ if !babyl
+                        && !pending.starts_with(b"From ")
                         && pending.len() >= 5 => {}
-                    Some(nl) if is_from_line(&line[..nl]) => {
+                    Some(nl) if drops(&line[..nl]) => {
                         self.consume(nl + 1);
                     }
                     Some(_) => {}
@@ -318,6 +337,30 @@ impl<R: Read> Messages<R> {
                     };
                     found
                 }
+                (Framing::Babyl, _) => {
+                    let pending = &self.buf[self.start..];
+                    if self.number == 0
+                        && self.buf_offset == 0
+                        && pending.starts_with(b"BABYL OPTIONS:")
+                    {
+                        // The options section: not a message.
+                        match memchr::memchr(0x1f, pending) {
+                            Some(p) => self.consume(p),
+                            None if self.eof => {
+                                let n = pending.len();
+                                self.consume(n);
+                            }
+                            None => {
+                                self.fill()?;
+                            }
+                        }
+                        continue;
+                    }
+                    match memchr::memchr(0x1f, pending) {
+                        Some(p) => Sep::At(p),
+                        None => Sep::None,
+                    }
+                }
                 (Framing::Single, _) => Sep::None,
             };
             let pending_len = self.buf.len() - self.start;
@@ -330,7 +373,10 @@ impl<R: Read> Messages<R> {
                         Some(nl) => {
                             self.consume(nl + 1);
                             self.length = Length::Unknown;
-                            self.after_marker = self.framing == Framing::Mmdf;
+                            self.after_marker = matches!(
+                                self.framing,
+                                Framing::Mmdf | Framing::Babyl
+                            );
                         }
                         None if self.eof => {
                             self.consume(pending_len);
@@ -387,10 +433,10 @@ impl<R: Read> Messages<R> {
             self.number += 1;
         }
         let bytes = &self.buf[self.start..self.start + n];
-        let (raw, removed) = if self.framing == Framing::Mbox {
-            unquote_from(bytes)
-        } else {
-            (bytes.to_vec(), Vec::new())
+        let (raw, removed) = match self.framing {
+            Framing::Mbox => unquote_from(bytes),
+            Framing::Babyl if !cut && !continuation => without_eooh(bytes),
+            _ => (bytes.to_vec(), Vec::new()),
         };
         let msg = Message {
             number: self.number,
@@ -466,6 +512,39 @@ fn find_separator(buf: &[u8], from: usize, eof: bool, first: bool) -> Sep {
         }
     }
     Sep::None
+}
+
+/// Whether `line` is a Babyl message's line of labels: `0,` or `1,`
+/// (unseen or seen), then the labels, ending in `,,` and the user's
+/// labels (`1,,`, `0, unseen,,`, `1, answered,, work,`).
+fn is_babyl_labels(line: &[u8]) -> bool {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    matches!(line, [b'0' | b'1', b',', ..])
+        && memchr::memmem::find(line, b",,").is_some()
+}
+
+/// A Babyl message without its `*** EOOH ***` line and the header as
+/// shown after it (up to its empty line): the original header, then the
+/// body. The bytes left out are listed as removed (see
+/// [`Message::removed`]), one entry each, at the body's start.
+fn without_eooh(msg: &[u8]) -> (Vec<u8>, Vec<usize>) {
+    const EOOH: &[u8] = b"*** EOOH ***";
+    let at = if msg.starts_with(EOOH) {
+        Some(0)
+    } else {
+        memchr::memmem::find(msg, b"\n*** EOOH ***").map(|p| p + 1)
+    };
+    let Some(at) = at else { return (msg.to_vec(), Vec::new()) };
+    // The shown header ends at its empty line (or runs to the end).
+    let shown = &msg[at..];
+    let end = memchr::memmem::find(shown, b"\n\n")
+        .map(|p| p + 2)
+        .or_else(|| memchr::memmem::find(shown, b"\n\r\n").map(|p| p + 3))
+        .unwrap_or(shown.len());
+    let mut raw = Vec::with_capacity(msg.len() - end);
+    raw.extend_from_slice(&msg[..at]);
+    raw.extend_from_slice(&msg[at + end..]);
+    (raw, vec![at; end])
 }
 
 /// The MMDF separator line: four `^A` bytes, alone on their line.
@@ -1109,6 +1188,32 @@ mod tests {
             .map(|m| m.raw)
             .collect();
         assert_eq!(slow, fast);
+    }
+
+    #[test]
+    fn babyl_messages_without_their_shown_header() {
+        let input = b"BABYL OPTIONS: -*- rmail -*-\nVersion: 5\n\x1f\x0c\n\
+                      0, unseen,,\nList-Id: <http://a.example/>\n\n\
+                      *** EOOH ***\nList-Id: <http://a.example/>\n\n\
+                      body http://b.example/\n\x1f\x0c\n1,,\n\
+                      Subject: no EOOH\n\nhttp://c.example/\n\x1f";
+        let msgs = all(input, Framing::Babyl, 1 << 20);
+        let raw: Vec<&[u8]> = msgs.iter().map(|m| &m.raw[..]).collect();
+        assert_eq!(
+            raw,
+            [
+                &b"List-Id: <http://a.example/>\n\nbody http://b.example/\n"[..],
+                &b"Subject: no EOOH\n\nhttp://c.example/\n"[..],
+            ]
+        );
+        // Each byte of what is left maps back to its place in the input.
+        for m in &msgs {
+            for (p, &b) in m.raw.iter().enumerate() {
+                assert_eq!(input[m.input_offset(p) as usize], b, "{p}");
+            }
+        }
+        assert!(is_babyl_labels(b"1, answered,, work,"));
+        assert!(!is_babyl_labels(b"Subject: 1,,"));
     }
 
     #[test]

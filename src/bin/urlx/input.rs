@@ -53,7 +53,7 @@ pub const TYPES: &[(&str, &[&str])] = &[
         "mail",
         &[
             "*.eml", "*.emlx", "*.mail", "*.mbox", "*.mboxrd", "*.mbx",
-            "*.mmdf", "mbox", "**/cur/*", "**/new/*",
+            "*.mmdf", "*.babyl", "RMAIL", "mbox", "**/cur/*", "**/new/*",
         ],
     ),
     ("news", &["*.news", "*.art"]),
