@@ -1123,7 +1123,10 @@ fn host_after_userinfo(hay: &[u8], i: usize, end: usize) -> Option<usize> {
     // A host, not trailing punctuation (`bank.example'@.` and
     // `bank.example'@*[` end at the quote, as `bank.example'@` does): a
     // name with a letter or digit, or an IP literal (`[::]`).
+    // The host runs to the next `'` (which ends it, as after any host):
+    // so `1.2.3.4'@_'x` reads as `1.2.3.4'@_` does, up to the quote.
     let host = &run[at + 1..len];
+    let host = &host[..memchr::memchr(b'\'', host).unwrap_or(host.len())];
     let literal = host.first() == Some(&b'[') && host.contains(&b']');
     (literal || host.iter().any(u8::is_ascii_alphanumeric))
         .then_some(i + at + 1)

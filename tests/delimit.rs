@@ -457,6 +457,13 @@ const RULES: &[Case] = &[
             "http://u'@[::]/x",
         ],
     ),
+    // What follows the host's own `'` does not make a host of `_`: the
+    // URL ends where it ends alone (a printed URL extracts to itself).
+    (
+        "apostrophe_and_at_before_a_second_quote",
+        "http://1.2.3.4'@_'http://a.example and http://1.2.3.4'@_",
+        &["http://1.2.3.4", "http://a.example", "http://1.2.3.4"],
+    ),
     (
         "markdown_emphasis_star",
         "*http://a.example/x*",
