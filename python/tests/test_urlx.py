@@ -312,7 +312,8 @@ FIELDS = [
     "warnings", "scheme", "host", "port", "path", "query", "fragment",
     "file", "line", "column", "start", "end", "context", "hyphen_break",
     "alternative", "abbreviated", "refanged", "unwrapped", "message",
-    "message_id", "part", "header", "attribute", "source", "decoded",
+    "message_id", "part", "header", "attribute", "anchor_text", "source",
+    "decoded",
     "record_offset", "record_id", "record_type", "target_uri",
     "content_type",
 ]
@@ -337,3 +338,16 @@ def test_hits_compare_like_dicts():
     assert a != "http://a.example/"
     with pytest.raises(TypeError):
         hash(a)
+
+
+def test_an_anchor_showing_another_site_is_a_deceptive_link():
+    mail = (
+        b"From: a@example.org\nSubject: x\nContent-Type: text/html\n\n"
+        b'<a href="http://evil.example.net/login">'
+        b"https://www.bank.example.com/</a>"
+    )
+    hit = urlx.find(mail, format="eml")[0]
+    assert hit.url == "http://evil.example.net/login"
+    assert hit.anchor_text == "https://www.bank.example.com/"
+    codes = [w["code"] for w in hit.to_dict()["warnings"]]
+    assert codes == ["deceptive-link"]
