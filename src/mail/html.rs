@@ -238,7 +238,7 @@ pub struct Link {
 ///
 /// Never panics; time and memory are linear in `html.len()`.
 pub fn scan_html(html: &str) -> HtmlScan {
-    scan(html, None)
+    scan(html, None, true)
 }
 
 /// [`scan_html`], giving the links and attribute texts of each tag to
@@ -247,7 +247,17 @@ pub fn scan_html(html: &str) -> HtmlScan {
 /// as a million values. [`HtmlScan::base`] is known only at the end;
 /// see [`may_have_base`].
 pub fn scan_html_with(html: &str, each: &mut TagSink<'_>) -> HtmlScan {
-    scan(html, Some(each))
+    scan(html, Some(each), true)
+}
+
+/// [`scan_html_with`], collecting [`HtmlScan::anchors`] only when
+/// `anchors` (their texts cost a string each).
+pub(crate) fn scan_html_for(
+    html: &str,
+    each: &mut TagSink<'_>,
+    anchors: bool,
+) -> HtmlScan {
+    scan(html, Some(each), anchors)
 }
 
 /// What [`scan_html_with`] gives each tag's links and attribute texts to.
@@ -262,7 +272,11 @@ pub fn may_have_base(html: &str) -> bool {
     })
 }
 
-fn scan<'f>(html: &str, each: Option<&'f mut TagSink<'f>>) -> HtmlScan {
+fn scan<'f>(
+    html: &str,
+    each: Option<&'f mut TagSink<'f>>,
+    anchors: bool,
+) -> HtmlScan {
     let mut s = Scanner {
         html,
         b: html.as_bytes(),
@@ -272,6 +286,7 @@ fn scan<'f>(html: &str, each: Option<&'f mut TagSink<'f>>) -> HtmlScan {
         attrs: Vec::new(),
         each,
         open_anchor: None,
+        anchors,
     };
     s.run();
     s.close_anchor();
@@ -406,6 +421,8 @@ struct Scanner<'a, 'f> {
     /// The `<a href>` being read: its href's offset and where its text
     /// starts in the visible text.
     open_anchor: Option<(usize, usize)>,
+    /// Whether anchors are collected.
+    anchors: bool,
 }
 
 impl Scanner<'_, '_> {
@@ -581,6 +598,7 @@ impl Scanner<'_, '_> {
         let before = self.out.links.len();
         self.links(name, &attrs);
         if is_a
+            && self.anchors
             && let Some(href) =
                 self.out.links[before..].iter().find(|l| l.attr == "href")
         {

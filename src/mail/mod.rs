@@ -123,11 +123,17 @@ pub(crate) struct MailConfig {
     pub max_message: usize,
     /// Scan non-text parts too.
     pub attachments: bool,
+    /// Give `a href` hits their anchor's text (and so `deceptive-link`).
+    pub anchor_texts: bool,
 }
 
 impl Default for MailConfig {
     fn default() -> Self {
-        MailConfig { max_message: 16 << 20, attachments: false }
+        MailConfig {
+            max_message: 16 << 20,
+            attachments: false,
+            anchor_texts: true,
+        }
     }
 }
 
@@ -406,7 +412,11 @@ fn collect_hits(
                             );
                         }
                     };
-                let doc = html::scan_html_with(&piece.text, &mut tag);
+                let doc = html::scan_html_for(
+                    &piece.text,
+                    &mut tag,
+                    cfg.anchor_texts,
+                );
                 with_anchor_texts(out, &a_hrefs, &doc.anchors);
                 prov.source = Source::HtmlText;
                 let prov = Arc::new(prov);

@@ -198,6 +198,15 @@ impl ExtractorBuilder {
         self
     }
 
+    /// Give each `a href` hit of HTML mail its anchor's visible text
+    /// ([`Provenance::anchor_text`](crate::Provenance::anchor_text)),
+    /// from which the `deceptive-link` warning comes (default: yes). Off,
+    /// mail decoding saves a string and a provenance per link.
+    pub fn anchor_texts(&mut self, yes: bool) -> &mut Self {
+        self.mail.anchor_texts = yes;
+        self
+    }
+
     /// Candidates longer than this many bytes of input (including
     /// whitespace removed from wrapped URLs) are dropped, and scanning
     /// resumes after them. Taken between 8 and [`MAX_URL_LEN_LIMIT`].

@@ -328,6 +328,8 @@ fn run(args: Args) -> anyhow::Result<u8> {
         .max_url_len(args.max_url_len)
         .base(args.base.as_deref())
         .line_numbers(opts.line_number || args.json)
+        // Anchor texts: a JSON field, and the `deceptive-link` warning.
+        .anchor_texts(args.json || args.warnings)
         .binary(args.text)
         .format(args.format.0)
         .decompress(if args.search_zip {
