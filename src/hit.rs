@@ -168,7 +168,10 @@ pub struct Provenance {
     /// as `a href` or `option value` ([`Source::HtmlAttr`] hits).
     pub attribute: Option<String>,
     /// For an `a href` hit: the anchor's visible text, whitespace
-    /// collapsed, at most 256 bytes (what a reader sees and clicks).
+    /// collapsed, at most 256 bytes (what a reader sees and clicks);
+    /// `None` when [`ExtractorBuilder::anchor_texts`] is off.
+    ///
+    /// [`ExtractorBuilder::anchor_texts`]: crate::ExtractorBuilder::anchor_texts
     pub anchor_text: Option<String>,
     /// What kind of text the hit was found in.
     pub source: Source,
