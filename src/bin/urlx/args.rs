@@ -11,10 +11,10 @@ use clap::{Parser, ValueEnum};
 /// delimited as the URL specifications recommend (angle brackets, the
 /// URL: prefix, quotes, URLs broken across lines, trailing punctuation),
 /// and validated against RFC 3986. With no PATH, or with -, it reads
-/// standard input; directories are searched recursively. Mail and news
-/// (mbox, Maildir, .eml, news articles; .gz, .bz2, .xz, .zst too) are
-/// decoded first: MIME, quoted-printable, base64, charsets, HTML.
-/// See --format.
+/// standard input; directories are searched recursively, and tar and
+/// zip archives member by member. Mail and news (mbox, MMDF, Babyl,
+/// Maildir, .eml, news articles; .gz, .bz2, .xz, .zst too) are decoded
+/// first: MIME, quoted-printable, base64, charsets, HTML. See --format.
 ///
 /// Exit status: 0 if a URL was printed (or counted), 1 if none, 2 if an
 /// error occurred (an input that could not be read, a bad option, a
@@ -166,7 +166,8 @@ pub struct Args {
     /// like a host, a port other than the scheme's default (reserved-port
     /// below 1024), encoded CR, LF or NUL, a punycode, mixed-script or
     /// numeric host, advice of the scheme's own rules, a scheme missing
-    /// from the IANA registry. --json shows them in "warnings" always.
+    /// from the IANA registry, an HTML link whose text shows another site
+    /// (deceptive-link). --json shows them in "warnings" always.
     #[arg(long)]
     pub warnings: bool,
 
@@ -234,8 +235,9 @@ pub struct Args {
 
     /// Input format: auto decides per input from its first bytes (an
     /// mbox starts with a "From " line with a sender and a date, a
-    /// message or news article with header
-    /// fields); mail formats are decoded (MIME, quoted-printable, base64,
+    /// message or news article with header fields; a tar or zip archive
+    /// is opened whatever the format, each member read as a file would
+    /// be); mail formats are decoded (MIME, quoted-printable, base64,
     /// charsets, HTML) and each URL's provenance is given with --json.
     #[arg(long, value_enum, default_value_t = FormatArg(urlx::InputFormat::Auto))]
     pub format: FormatArg,
