@@ -1,6 +1,7 @@
 //! Owns redirector unwrapping: the target URL that a link-rewriting or
 //! redirecting service wraps (Google `/url`, Outlook safelinks,
-//! Proofpoint URL Defense v1/v2/v3, Barracuda LinkProtect).
+//! Proofpoint URL Defense v1/v2/v3, Barracuda LinkProtect, Cisco Secure
+//! Email, AppRiver EdgePilot).
 //!
 //! No RFC describes these wrappers; each rule below follows what the
 //! service produces, and the Proofpoint ones follow the decoder script
@@ -14,6 +15,8 @@
 //! | Proofpoint v2 | same | `/v2/url` | query `u` with `-` read as `%` and `_` as `/`, then percent-decoded |
 //! | Proofpoint v3 | same | `/v3/__TARGET__;BYTES!...` | see below |
 //! | Barracuda | `linkprotect.cudasvc.com` | `/url` | query `a`, percent-decoded |
+//! | Cisco Secure Email | `secure-web.cisco.com` | `/TOKEN/TARGET` | TARGET (the path after the token), percent-decoded |
+//! | AppRiver EdgePilot | `link.edgepilot.com` | `/s/ID/ID`, `/x/ID` | query `u` (the target as written, its own `&` as `%26`), percent-decoded |
 //!
 //! Proofpoint v3: TARGET is everything between `/v3/__` and the first
 //! `__;`, BYTES what follows up to the first `!` (or the end). A TARGET
@@ -100,6 +103,13 @@ fn unwrap_once(url: &str) -> Option<String> {
         }
     } else if host == "linkprotect.cudasvc.com" && path == "/url" {
         percent_decode(param(query?, "a")?)?
+    } else if host == "secure-web.cisco.com" {
+        let (_, target) = path.strip_prefix('/')?.split_once('/')?;
+        percent_decode(target)?
+    } else if host == "link.edgepilot.com"
+        && (path.starts_with("/s/") || path.starts_with("/x/"))
+    {
+        percent_decode(param(query?, "u")?)?
     } else {
         return None;
     };
@@ -492,6 +502,36 @@ mod tests {
         assert_eq!(
             u(w).unwrap(),
             "https://www.lakeviewresort.com/reservations?promo_code=GEO52125"
+        );
+    }
+
+    #[test]
+    fn cisco_secure_email() {
+        // A rewritten link in a mail quoted on xen-devel (public GitHub
+        // sources), the target percent-encoded after the token.
+        let w = "http://secure-web.cisco.com/1YIShdE6aU0WIMsRjhIYYGdRo_H_wyOVeLqk0ITHI7i_FMIXuMEmV9Y6lR76qCBB4XHss0ba_WMfQa0mLGD37bM1S3AFMBVC1WUEF0LmbURPWld2kU2zuyOamUxqnYwy4ZAv4N2EUJy7HCgDYn2s183YCQ-5YBc98vH8TO-tfBgEShkKVzAm23AgzIqikuKN_BIhcQhAbsjypr9ffeNZDsSX2jC8ClqegEPXFsCWJldrASGgWoR16rMjI-INfPNy55m9nGP5UmHIYWBmTpnHLjXtqCkruENixh20vPWIUROhcjjtzVBrR8d-Q5HnJy0hSR97WdlUSAryfxeH-8VxcPw/http%3A%2F%2Fwww.gnu.org%2Flicenses%2F";
+        assert_eq!(u(w).unwrap(), "http://www.gnu.org/licenses/");
+        // The token alone is no link to anywhere.
+        assert_eq!(u("https://secure-web.cisco.com/1YIShdE6aU0WIMs"), None);
+    }
+
+    #[test]
+    fn appriver_edgepilot() {
+        // Rewritten links found in public GitHub sources: the target as
+        // written, its own `&` escaped as `%26`.
+        let w = "https://link.edgepilot.com/s/183e1c69/INyq1HnCIk_Zye4QR-mmUg?u=https://www.trustwave.com/en-us/resources/blogs/spiderlabs-blog/telegram-self-destruct-not-always/";
+        assert_eq!(
+            u(w).unwrap(),
+            "https://www.trustwave.com/en-us/resources/blogs/spiderlabs-blog/telegram-self-destruct-not-always/"
+        );
+        let w = "https://link.edgepilot.com/s/e2b6ca7e/M2-CUdbmsU6-CdFBM7HzkQ?u=https://app.marriott.com/reslink?id=1765910571938%26key=GRP%26app=resvlink";
+        assert_eq!(
+            u(w).unwrap(),
+            "https://app.marriott.com/reslink?id=1765910571938&key=GRP&app=resvlink"
+        );
+        assert_eq!(
+            u("https://link.edgepilot.com/about?u=https://a.example/"),
+            None
         );
     }
 

@@ -155,7 +155,8 @@ pub struct Args {
     pub refang: bool,
 
     /// Print the target of redirector links (Google /url?q=, Outlook
-    /// safelinks, Proofpoint urldefense v1-v3, Barracuda linkprotect),
+    /// safelinks, Proofpoint urldefense v1-v3, Barracuda linkprotect,
+    /// Cisco Secure Email, AppRiver EdgePilot),
     /// unwrapped up to four levels, instead of the link; JSON always
     /// gives it in "unwrapped".
     #[arg(long)]
