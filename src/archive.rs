@@ -318,7 +318,7 @@ struct TarMember<'a>(Rc<RefCell<Tar<'a>>>);
 impl Read for TarMember<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let mut t = self.0.borrow_mut();
-        if t.left == 0 {
+        if t.left == 0 || buf.is_empty() {
             return Ok(0);
         }
         let want =
@@ -640,4 +640,58 @@ fn read_full(r: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
         }
     }
     Ok(got)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tar of `files` written by the tar crate's builder.
+    fn tar_of(files: &[(&str, &[u8])]) -> Vec<u8> {
+        let mut b = tar::Builder::new(Vec::new());
+        for (name, data) in files {
+            let mut h = tar::Header::new_ustar();
+            h.set_size(data.len() as u64);
+            h.set_mode(0o644);
+            h.set_cksum();
+            b.append_data(&mut h, name, *data).unwrap();
+        }
+        b.into_inner().unwrap()
+    }
+
+    #[test]
+    fn tar_members_in_order_whatever_is_left_unread() {
+        let long = "d/".repeat(80) + "long-name.txt";
+        let bytes = tar_of(&[
+            ("a.txt", b"http://a.example/\n"),
+            ("b.txt", b"never read\n"),
+            (&long, b"http://c.example/\n"),
+        ]);
+        assert_eq!(sniff(&bytes), Some(Kind::Tar));
+        let mut m = Members::stream(Kind::Tar, Box::new(&bytes[..])).unwrap();
+        let mut a = m.next_member().unwrap().unwrap();
+        assert_eq!(a.path, "a.txt");
+        assert_eq!(a.reader.read(&mut []).unwrap(), 0);
+        let mut text = String::new();
+        a.reader.read_to_string(&mut text).unwrap();
+        assert_eq!(text, "http://a.example/\n");
+        // b.txt is skipped unread; a GNU long name is read whole.
+        assert_eq!(m.next_member().unwrap().unwrap().path, "b.txt");
+        let mut c = m.next_member().unwrap().unwrap();
+        assert_eq!(c.path, long);
+        text.clear();
+        c.reader.read_to_string(&mut text).unwrap();
+        assert_eq!(text, "http://c.example/\n");
+        assert!(m.next_member().is_none());
+    }
+
+    #[test]
+    fn names_say_archive() {
+        for n in ["a.tar", "A.TGZ", "x.tar.zst", "mail.zip", "b.tar.bz2"] {
+            assert!(named(Path::new(n)), "{n}");
+        }
+        for n in ["a.gz", "tar", "zip.txt", "a.mbox"] {
+            assert!(!named(Path::new(n)), "{n}");
+        }
+    }
 }
