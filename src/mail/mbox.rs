@@ -302,6 +302,11 @@ impl<R: Read> Messages<R> {
                 self.after_marker = false;
                 self.length = Length::Unknown;
             }
+            // Only an mbox's messages end where Content-Length says.
+            if self.length == Length::Unknown && self.framing != Framing::Mbox
+            {
+                self.length = Length::Absent;
+            }
             if self.length == Length::Unknown {
                 let pending = &self.buf[self.start..];
                 match content_length_end(pending, self.eof, self.max) {
@@ -317,26 +322,12 @@ impl<R: Read> Messages<R> {
             let end = match (self.framing, self.length) {
                 (Framing::Mbox, Length::End(end)) => Sep::At(end),
                 (Framing::Mbox, _) => {
-                    let pending = &self.buf[self.start..];
-                    let from = self.searched.saturating_sub(8);
                     let first = self.number == 0 && self.buf_offset == 0;
-                    let found = find_separator(pending, from, self.eof, first);
-                    self.searched = match found {
-                        Sep::Undecided(p) => p,
-                        _ => pending.len(),
-                    };
-                    found
+                    self.search(|buf, from, eof| {
+                        find_separator(buf, from, eof, first)
+                    })
                 }
-                (Framing::Mmdf, _) => {
-                    let pending = &self.buf[self.start..];
-                    let from = self.searched.saturating_sub(8);
-                    let found = find_mmdf_separator(pending, from, self.eof);
-                    self.searched = match found {
-                        Sep::Undecided(p) => p,
-                        _ => pending.len(),
-                    };
-                    found
-                }
+                (Framing::Mmdf, _) => self.search(find_mmdf_separator),
                 (Framing::Babyl, _) => {
                     let pending = &self.buf[self.start..];
                     if self.number == 0
@@ -415,6 +406,19 @@ impl<R: Read> Messages<R> {
                 return Ok(Some(self.take(pending_len, false)));
             }
         }
+    }
+
+    /// The next separator in what is pending by `find` (given where to
+    /// search from: a little before where the last search stopped), and
+    /// where the next search is to start.
+    fn search(&mut self, find: impl Fn(&[u8], usize, bool) -> Sep) -> Sep {
+        let pending = &self.buf[self.start..];
+        let found = find(pending, self.searched.saturating_sub(8), self.eof);
+        self.searched = match found {
+            Sep::Undecided(p) => p,
+            _ => pending.len(),
+        };
+        found
     }
 
     /// Drop `n` bytes from the front of what is pending.
