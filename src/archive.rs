@@ -65,16 +65,20 @@ pub(crate) fn sniff(head: &[u8]) -> Option<Kind> {
 /// name says archive, so a small archive with another name is read as
 /// binary data (and skipped as such).
 pub fn named(path: &Path) -> bool {
-    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+    // Asked of every small file of a walk: no allocation.
+    let Some(name) = path.file_name().map(|n| n.as_encoded_bytes()) else {
         return false;
     };
-    let name = name.to_ascii_lowercase();
     [
         ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tbz", ".tar.xz",
         ".txz", ".tar.zst", ".tzst", ".zip",
     ]
     .iter()
-    .any(|ext| name.ends_with(ext))
+    .any(|ext| {
+        name.len() >= ext.len()
+            && name[name.len() - ext.len()..]
+                .eq_ignore_ascii_case(ext.as_bytes())
+    })
 }
 
 /// The tar header checksum (POSIX.1 `chksum`): the sum of the block's
