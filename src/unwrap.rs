@@ -1,7 +1,8 @@
 //! Owns redirector unwrapping: the target URL that a link-rewriting or
 //! redirecting service wraps (Google `/url`, Outlook safelinks,
 //! Proofpoint URL Defense v1/v2/v3, Barracuda LinkProtect, Cisco Secure
-//! Email, AppRiver EdgePilot).
+//! Email, AppRiver EdgePilot, Trend Micro Click-Time Protection, Sophos
+//! Time-of-Click).
 //!
 //! No RFC describes these wrappers; each rule below follows what the
 //! service produces, and the Proofpoint ones follow the decoder script
@@ -17,6 +18,8 @@
 //! | Barracuda | `linkprotect.cudasvc.com` | `/url` | query `a`, percent-decoded |
 //! | Cisco Secure Email | `secure-web.cisco.com` | `/TOKEN/TARGET` | TARGET (the path after the token), percent-decoded |
 //! | AppRiver EdgePilot | `link.edgepilot.com` | `/s/ID/ID`, `/x/ID` | query `u` (the target as written, its own `&` as `%26`), percent-decoded |
+//! | Trend Micro | `*.trendmicro.com` (`REGION-ctp`, `cas5-0-urlprotect`...) | `/wis/clicktime/v1/query` | query `url`, percent-decoded |
+//! | Sophos | `*.protection.sophos.com` (`REGION.protection...`) | `/` | query `u`, percent-decoded, then base64 (either alphabet) of the target |
 //!
 //! Proofpoint v3: TARGET is everything between `/v3/__` and the first
 //! `__;`, BYTES what follows up to the first `!` (or the end). A TARGET
@@ -110,6 +113,15 @@ fn unwrap_once(url: &str) -> Option<String> {
         && (path.starts_with("/s/") || path.starts_with("/x/"))
     {
         percent_decode(param(query?, "u")?)?
+    } else if has_subdomain(&host, ".trendmicro.com")
+        && path == "/wis/clicktime/v1/query"
+    {
+        percent_decode(param(query?, "url")?)?
+    } else if has_subdomain(&host, ".protection.sophos.com")
+        && (path == "/" || path.is_empty())
+    {
+        let u = percent_decode(param(query?, "u")?)?;
+        String::from_utf8(base64_decode(&u)?).ok()?
     } else {
         return None;
     };
@@ -161,7 +173,13 @@ fn is_google(host: &str) -> bool {
 fn is_safelinks(host: &str) -> bool {
     [".safelinks.protection.outlook.com", ".safelinks.protection.office365.us"]
         .iter()
-        .any(|s| host.len() > s.len() && host.ends_with(s))
+        .any(|s| has_subdomain(host, s))
+}
+
+/// Whether `host` is a name under `suffix` (which starts with `.`), not
+/// `suffix` itself.
+fn has_subdomain(host: &str, suffix: &str) -> bool {
+    host.len() > suffix.len() && host.ends_with(suffix)
 }
 
 /// The raw value of the first query parameter `name`.
@@ -531,6 +549,69 @@ mod tests {
         );
         assert_eq!(
             u("https://link.edgepilot.com/about?u=https://a.example/"),
+            None
+        );
+    }
+
+    #[test]
+    fn trend_micro_click_time() {
+        // Rewritten links in patch reviews quoted on linux-kernel and
+        // virtio lists (public GitHub sources): lowercase escapes, `%2d`
+        // for `-` included.
+        let w = "https://ddec1-0-en-ctp.trendmicro.com:443/wis/clicktime/v1/query?url=https%3a%2f%2flore.kernel.org%2flkml%2f20231016151000.GE119987%40fedora%2ft%2f&umid=2f305b77-83e7-47b6-a461-a8ca67d0bfe2&auth=53c7c7de28b92dfd96e93d9dd61a23e634d2fbec-2d5775265e7e1741ae8eb783a3cb78ed553093c1";
+        assert_eq!(
+            u(w).unwrap(),
+            "https://lore.kernel.org/lkml/20231016151000.GE119987@fedora/t/"
+        );
+        let w = "https://cas5-0-urlprotect.trendmicro.com:443/wis/clicktime/v1/query?url=https%3a%2f%2fgithub.com%2flinux%2dtest%2dproject%2fltp.git&umid=394d3091-283e-42bc-ac1a-f7e4ac9ff0b7&auth=d807158c60b7d2502abde8a2fc01f40662980862-97fd27a257b9136870bfe8eda3b1eecd6052c43a";
+        assert_eq!(
+            u(w).unwrap(),
+            "https://github.com/linux-test-project/ltp.git"
+        );
+        // Another path on the same hosts is not the redirector.
+        assert_eq!(
+            u(
+                "https://ddec1-0-en-ctp.trendmicro.com/wis/other?url=https%3a%2f%2fa.example"
+            ),
+            None
+        );
+        assert_eq!(
+            u(
+                "https://trendmicro.com/wis/clicktime/v1/query?url=https%3a%2f%2fa.example"
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn sophos_time_of_click() {
+        // Rewritten links in mail quoted on the Slint (blind Linux users)
+        // list and in a public repository's feed list: `u` is the target
+        // in base64.
+        let w = "https://eu-west-1.protection.sophos.com?d=duckduckgo.com&u=aHR0cHM6Ly9saXRlLmR1Y2tkdWNrZ28uY29t&p=m&i=NjU0NjA2MWRiMzM3ZDMzYTFlMGNmNmY4&t=eEEzQTl1SllrVnZHcE9OMHFibzc2Zmwvbkc3ai8waS9GYnEyWTVzOE0vaz0=&h=216705d89cbf4f588387d3f6902b05aa&s=AVNPUEhUT0NFTkNSWVBUSVbI68MQuvkKJIj5-UCMkHMMosoSd0vvfuEdLD8EozgcxahYmy2C82ia3Sgx37ugTYMP4ekwdTdrjBpr77Nk-P_A";
+        assert_eq!(u(w).unwrap(), "https://lite.duckduckgo.com");
+        let w = "https://eu-west-1.protection.sophos.com?d=aka.ms&u=aHR0cHM6Ly9ha2EubXMvTGVhcm5BYm91dFNlbmRlcklkZW50aWZpY2F0aW9u&p=m&i=NjU0NjA2MWRiMzM3ZDMzYTFlMGNmNmY4&t=NXBoeWk1WjVxR0loMEw1YU9OZWFqSi9TcDJYOW90VHoxWU1lQlJnUC9oST0=&h=0173c9a605c64ed48293fbf65b5ad104";
+        assert_eq!(
+            u(w).unwrap(),
+            "https://aka.ms/LearnAboutSenderIdentification"
+        );
+        let w = "https://eu-west-1.protection.sophos.com?d=trafficwatchni.com&u=aHR0cHM6Ly9yc3MudHJhZmZpY3dhdGNobmkuY29tL3RyYWZmaWN3YXRjaG5pX2luY2lkZW50c19yc3MueG1s&i=NjU1NTQ1ZDA2MjBmMmMyMzA0ZGU2Y2Y1&t=cDk2OFRBSExHd2lOMGJsa2l1eWs5bnNOamxiQnVPVVQ0c3I3YVhqa1ZURT0=&h=f71f32803e0b40f89eae146d0f76c5c3&s=AVNPUEhUT0NFTkNSWVBUSVbXe3g3GHVCxGq3v6CjsfAx0qRWlfqpAu4MMzVkv7QgyA";
+        assert_eq!(
+            u(w).unwrap(),
+            "https://rss.trafficwatchni.com/trafficwatchni_incidents_rss.xml"
+        );
+        // Padding written as `%3D` is read too.
+        let w = "https://us-west-2.protection.sophos.com/?d=a.example&u=aHR0cDovL2EuZXhhbXBsZS8%3D&i=x";
+        assert_eq!(u(w).unwrap(), "http://a.example/");
+        // `u` that is not base64 of an absolute URI: not unwrapped.
+        assert_eq!(
+            u("https://eu-west-1.protection.sophos.com?d=a.example&u=aGVsbG8"),
+            None
+        );
+        assert_eq!(
+            u(
+                "https://eu-west-1.protection.sophos.com/x?u=aHR0cDovL2EuZXhhbXBsZS8"
+            ),
             None
         );
     }

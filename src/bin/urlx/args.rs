@@ -156,9 +156,9 @@ pub struct Args {
 
     /// Print the target of redirector links (Google /url?q=, Outlook
     /// safelinks, Proofpoint urldefense v1-v3, Barracuda linkprotect,
-    /// Cisco Secure Email, AppRiver EdgePilot),
-    /// unwrapped up to four levels, instead of the link; JSON always
-    /// gives it in "unwrapped".
+    /// Cisco Secure Email, AppRiver EdgePilot, Trend Micro click-time,
+    /// Sophos time-of-click), unwrapped up to four levels, instead of the
+    /// link; JSON always gives it in "unwrapped".
     #[arg(long)]
     pub unwrap: bool,
 
