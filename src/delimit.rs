@@ -503,6 +503,7 @@ fn quoted_value(
         alternative: None,
         too_long: false,
         abbrev: None,
+        encoded: None,
     })
 }
 
@@ -642,6 +643,7 @@ fn angle(
             alternative: None,
             too_long: true,
             abbrev: None,
+            encoded: None,
         });
     }
     if i >= limit || end_of_text == start {
@@ -662,6 +664,7 @@ fn angle(
         alternative,
         too_long: false,
         abbrev: None,
+        encoded: None,
     })
 }
 
@@ -933,6 +936,7 @@ fn bare(
         alternative,
         too_long,
         abbrev: None,
+        encoded: None,
     })
 }
 

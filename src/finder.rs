@@ -31,9 +31,9 @@ impl Finder {
     }
 
     /// Whether every hit starts at a `scheme:` colon: no abbreviated
-    /// forms, addresses or defanged URLs are looked for.
+    /// forms, addresses, defanged or encoded URLs are looked for.
     pub(crate) fn colon_triggers_only(&self) -> bool {
-        !self.rules.abbrev.any() && !self.refang
+        !self.rules.abbrev.any() && !self.refang && !self.rules.encoded
     }
 
     /// The hit of candidate `c` of `seg`, validated, resolved and placed
@@ -211,6 +211,9 @@ impl Finder {
             });
         }
         let mut hit = self.build_hit_with(text, base, c.context, url)?;
+        if c.encoded.is_some() {
+            hit.extras.get_or_insert_with(Box::default).encoded = c.encoded;
+        }
         if let Some(ref alt) = c.alternative {
             hit.extras.get_or_insert_with(Box::default).alternative =
                 Some(alt.clone());

@@ -23,6 +23,28 @@ pub enum AbbrevKind {
     Domain,
 }
 
+/// How an encoded URL was written ([`crate::encoded`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// The whole URL percent-encoded (`http%3A%2F%2F...`).
+    Percent,
+    /// In base64 (RFC 4648, either alphabet).
+    Base64,
+    /// In hexadecimal, two digits a byte.
+    Hex,
+}
+
+impl Encoding {
+    /// The name used in JSON and warnings: `percent`, `base64`, `hex`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Encoding::Percent => "percent",
+            Encoding::Base64 => "base64",
+            Encoding::Hex => "hex",
+        }
+    }
+}
+
 /// How the text around a URL delimited it (Appendix E of the drafts).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -95,6 +117,9 @@ pub(crate) struct Candidate {
     /// The candidate is longer than the configured maximum: it shadows
     /// its extent (so no hit starts inside it) but is never reported.
     pub too_long: bool,
+    /// A URL written encoded ([`crate::encoded`]): `cleaned` holds it
+    /// decoded. Such a candidate neither shadows nor is shadowed.
+    pub encoded: Option<Encoding>,
 }
 
 impl Candidate {
@@ -150,6 +175,8 @@ pub(crate) struct Extras {
     pub abbrev: Option<AbbrevKind>,
     /// A defanged URL, read as its refanged form.
     pub refanged: bool,
+    /// A URL written encoded, read decoded.
+    pub encoded: Option<Encoding>,
 }
 
 /// Where in a mail message or news article a hit was found.
@@ -333,6 +360,15 @@ impl Hit {
         self.extras.as_ref().is_some_and(|r| r.refanged)
     }
 
+    /// For a URL written encoded (found with
+    /// [`ExtractorBuilder::encoded`](crate::ExtractorBuilder::encoded)):
+    /// `"percent"`, `"base64"` or `"hex"`. [`Hit::url`] is the decoded
+    /// URL; [`Hit::start`] and [`Hit::end`] are those of the encoded
+    /// text.
+    pub fn encoded(&self) -> Option<&'static str> {
+        Some(self.extras.as_ref()?.encoded?.as_str())
+    }
+
     /// For a redirector link (Google `/url?q=`, Outlook safelinks,
     /// Proofpoint urldefense, Barracuda), the target it leads to, after
     /// up to four levels ([`crate::unwrap`]); computed when asked for.
@@ -394,6 +430,17 @@ impl Hit {
                 .filter(|f| f.severity == Severity::Warning),
         );
         out.extend(lint::lint(uri));
+        if let Some(kind) = self.encoded() {
+            let how = match kind {
+                "percent" => "percent-encoded as a whole",
+                "base64" => "in base64",
+                _ => "in hex",
+            };
+            out.push(Finding::warning(
+                "encoded-url",
+                format!("the URL is written {how} in the input"),
+            ));
+        }
         if let Some(text) =
             self.provenance().and_then(|p| p.anchor_text.as_deref())
         {

@@ -39,6 +39,19 @@ pub(crate) fn hex_val(b: u8) -> Option<u8> {
     }
 }
 
+/// The value of a base64 character, either alphabet (RFC 4648 sections
+/// 4 and 5: `+` or `-` is 62, `/` or `_` is 63).
+pub(crate) fn base64_val(b: u8) -> Option<u8> {
+    Some(match b {
+        b'A'..=b'Z' => b - b'A',
+        b'a'..=b'z' => b - b'a' + 26,
+        b'0'..=b'9' => b - b'0' + 52,
+        b'+' | b'-' => 62,
+        b'/' | b'_' => 63,
+        _ => return None,
+    })
+}
+
 /// Decodes `%XX` (RFC 3986 section 2.1); a `%` not followed by two hex
 /// digits is kept as is.
 pub(crate) fn pct_decode(s: &str) -> Cow<'_, [u8]> {

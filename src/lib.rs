@@ -22,7 +22,8 @@
 //! * **resolve** gives every hit its absolute form (RFC 3986 section 5).
 //! * Optional, off by default: [`abbrev`] finds `www.` hosts, bare
 //!   domain names (UTS #58) and e-mail
-//!   addresses without a scheme, [`refang`] reads defanged URLs; on
+//!   addresses without a scheme, [`refang`] reads defanged URLs,
+//!   [`encoded`] URLs written percent-encoded, in base64 or in hex; on
 //!   request a hit gives its warnings ([`validate::lint`]), its normal
 //!   and URI forms ([`normalize`]) and a redirector's target ([`unwrap`]).
 //! * **pipeline** runs the stages over many inputs in parallel, in
@@ -102,6 +103,8 @@ mod delimit;
 pub mod abbrev;
 // Defanged URLs (hxxp://, [.]) made usable again, with --refang.
 pub mod refang;
+// URLs written percent-encoded, in base64 or in hex, with --encoded.
+pub mod encoded;
 // Stage 3: RFC 3986 grammar, the schemes' own rules, security lint.
 pub mod validate;
 // Bundled data: IANA scheme registry, public suffix list.
@@ -185,6 +188,7 @@ pub mod stages {
             },
             abbrev: crate::abbrev::Opts::NONE,
             search: None,
+            encoded: false,
         }
     }
 

@@ -154,6 +154,8 @@ pub(crate) struct ScanRules {
     /// How triggers are searched for: fixed, or chosen by measurement
     /// for `None`, the default.
     pub search: Option<TriggerSearch>,
+    /// URLs written encoded are found too ([`crate::encoded`]).
+    pub encoded: bool,
 }
 
 /// Find the candidates whose trigger lies in `hay[from..to]`, in order,
@@ -179,6 +181,35 @@ pub(crate) fn scan(
 /// [`scan`] with the search given, or chosen by measurement for `None`
 /// (tests compare them).
 pub(crate) fn scan_with(
+    hay: &[u8],
+    from: usize,
+    to: usize,
+    rules: &ScanRules,
+    search: Option<TriggerSearch>,
+    mut found: impl FnMut(Candidate),
+) {
+    if rules.encoded {
+        // Encoded URLs, found apart, go in among the others in the order
+        // of their triggers.
+        let mut encoded =
+            crate::encoded::candidates(hay, from, to, &rules.delimit)
+                .into_iter();
+        let mut next = encoded.next();
+        scan_plain(hay, from, to, rules, search, |c| {
+            while let Some(e) = next.take_if(|e| e.trigger < c.trigger) {
+                found(e);
+                next = encoded.next();
+            }
+            found(c);
+        });
+        next.into_iter().chain(encoded).for_each(found);
+        return;
+    }
+    scan_plain(hay, from, to, rules, search, found);
+}
+
+/// [`scan_with`] without the encoded URLs.
+fn scan_plain(
     hay: &[u8],
     from: usize,
     to: usize,
@@ -529,6 +560,7 @@ fn abbreviated(a: Abbrev, t: usize, context: Context) -> Candidate {
         cleaned: None,
         alternative: None,
         abbrev: Some((a.kind, a.url)),
+        encoded: None,
         too_long: false,
     }
 }

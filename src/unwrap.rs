@@ -49,7 +49,7 @@
 //! Not supported: Mimecast (`protect-*.mimecast.com/s/...`) and other
 //! services whose links hold a token rather than the target.
 
-use crate::lex::pct_decode;
+use crate::lex::{base64_val, pct_decode};
 
 /// The most wrappers [`unwrap`] removes from one URL.
 pub const MAX_DEPTH: usize = 4;
@@ -259,14 +259,7 @@ fn base64_decode(s: &str) -> Option<Vec<u8>> {
     let mut acc = 0u32;
     let mut bits = 0;
     for b in s.bytes() {
-        let v = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'-' | b'+' => 62,
-            b'_' | b'/' => 63,
-            _ => return None,
-        };
+        let v = base64_val(b)?;
         acc = (acc << 6 | u32::from(v)) & 0xFFFF;
         bits += 6;
         if bits >= 8 {

@@ -615,6 +615,7 @@ mod json {
             "alternative": "http://w.example/a/longpath?x=1#top",
             "abbreviated": null,
             "refanged": false,
+            "encoded": null,
             "unwrapped": null,
         });
         assert_eq!(hits[0], expected);
@@ -654,6 +655,7 @@ mod json {
             "alternative": null,
             "abbreviated": null,
             "refanged": false,
+            "encoded": null,
             "unwrapped": null,
         });
         assert_eq!(hits[1], expected);

@@ -484,6 +484,81 @@ fn refang_reads_defanged_urls() {
 }
 
 #[test]
+fn encoded_reads_percent_base64_and_hex_urls() {
+    // A log line with a redirect target, a base64 configuration value,
+    // a hex string and a tracker link whose target is encoded.
+    let text = "GET /r?to=http%3A%2F%2Fevil.example%2Fpay%3Fid%3D7 HTTP/1.1\n\
+        config: aHR0cHM6Ly9jMi5leGFtcGxlLm5ldC9nYXRlLnBocA==\n\
+        hex 68747470733a2f2f6d616c776172652e6578616d706c652f782e657865 end\n\
+        see https://t.example/r?u=https%3A%2F%2Fa.example%2Fx&k=2 done\n";
+    assert_eq!(
+        lines(&[], text),
+        ["https://t.example/r?u=https%3A%2F%2Fa.example%2Fx&k=2"]
+    );
+    assert_eq!(
+        lines(&["--encoded"], text),
+        [
+            "http://evil.example/pay?id=7",
+            "https://c2.example.net/gate.php",
+            "https://malware.example/x.exe",
+            "https://t.example/r?u=https%3A%2F%2Fa.example%2Fx&k=2",
+            "https://a.example/x",
+        ]
+    );
+    let hits = json(&["--json", "--encoded"], text);
+    let kinds: Vec<Option<&str>> =
+        hits.iter().map(|h| h["encoded"].as_str()).collect();
+    assert_eq!(
+        kinds,
+        [Some("percent"), Some("base64"), Some("hex"), None, Some("percent")]
+    );
+    // Each hit's offsets are those of its encoded text.
+    let at = |h: &Value| {
+        let (s, e) =
+            (h["start"].as_u64().unwrap(), h["end"].as_u64().unwrap());
+        &text[s as usize..e as usize]
+    };
+    assert_eq!(at(&hits[0]), "http%3A%2F%2Fevil.example%2Fpay%3Fid%3D7");
+    // (The `=` padding holds no bit of the URL.)
+    assert_eq!(at(&hits[1]), "aHR0cHM6Ly9jMi5leGFtcGxlLm5ldC9nYXRlLnBocA");
+    assert_eq!(at(&hits[4]), "https%3A%2F%2Fa.example%2Fx");
+    assert_eq!(
+        (hits[2]["line"].as_u64(), hits[4]["line"].as_u64()),
+        (Some(3), Some(4))
+    );
+    for h in [&hits[0], &hits[1], &hits[2], &hits[4]] {
+        assert_eq!(h["warnings"][0]["code"], "encoded-url", "{h}");
+    }
+    assert_eq!(hits[3]["warnings"].as_array().map(Vec::len), Some(0));
+}
+
+#[test]
+fn encoded_urls_in_mail_html() {
+    // A click tracker in an HTML part, quoted-printable: the target is
+    // found in the href as well as the href itself.
+    let mail = "From: a@example.org\nSubject: x\nMIME-Version: 1.0\n\
+        Content-Type: text/html\nContent-Transfer-Encoding: quoted-printable\n\n\
+        <a href=3D\"https://click.example/c?u=3Dhttps%3A%2F%2Fshop.example%2Fsale=\n\
+        &amp;id=3D9\">sale</a>\n";
+    let hits = json(&["--json", "--encoded"], mail);
+    let got: Vec<(&str, &Value)> = hits
+        .iter()
+        .map(|h| (h["url"].as_str().unwrap(), &h["encoded"]))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "https://click.example/c?u=https%3A%2F%2Fshop.example%2Fsale&id=9",
+                &Value::Null
+            ),
+            ("https://shop.example/sale", &Value::from("percent")),
+        ]
+    );
+    assert_eq!(hits[1]["source"], "html-attr");
+}
+
+#[test]
 fn refang_reads_defanged_colons_and_escaped_dots() {
     // `[:]` and `[://]` stand for the colon; `\.` for a dot.
     let text = "http[:]//x[.]org/p hxxps[://]x[.]net/p http://evil\\.com/a\n";
@@ -552,6 +627,12 @@ mod abbrev_chunking {
         "#a:~:",
         "<URL:",
         "Email:",
+        "http%3A%2F%2Fa.example%2F",
+        "%3a%2F",
+        "aHR0cDovL2EuZXhhbXBsZS8=",
+        "aHR0cHM6Ly9",
+        "687474703a2f2f612e6578616d706c652f",
+        "6674703a2f2f",
     ];
 
     fn run(text: &[u8], chunk: usize, batch: usize) -> Vec<urlx::Hit> {
@@ -560,6 +641,7 @@ mod abbrev_chunking {
             .emails(true)
             .domains(true)
             .refang(true)
+            .encoded(true)
             .line_numbers(true)
             .max_url_len(64)
             .chunk_size(chunk)
@@ -571,8 +653,9 @@ mod abbrev_chunking {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
-        /// With abbreviated forms, domains, addresses and refanging on,
-        /// the output still does not depend on how the input is cut.
+        /// With abbreviated forms, domains, addresses, refanging and
+        /// encoded URLs on, the output still does not depend on how the
+        /// input is cut.
         #[test]
         fn same_for_every_chunking(
             v in prop::collection::vec(prop::sample::select(PIECES), 0..60),

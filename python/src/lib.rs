@@ -49,8 +49,8 @@ struct Options {
 impl Options {
     #[new]
     #[pyo3(signature = (
-        *, base, format, abbreviated, emails, domains, refang, schemes,
-        sources, invalid, attachments, decompress, binary, max_url_len,
+        *, base, format, abbreviated, emails, domains, refang, encoded,
+        schemes, sources, invalid, attachments, decompress, binary, max_url_len,
         threads
     ))]
     #[allow(clippy::too_many_arguments)]
@@ -61,6 +61,7 @@ impl Options {
         emails: bool,
         domains: bool,
         refang: bool,
+        encoded: bool,
         schemes: Option<Vec<String>>,
         sources: Option<Vec<String>>,
         invalid: bool,
@@ -100,6 +101,7 @@ impl Options {
             .emails(emails)
             .domains(domains)
             .refang(refang)
+            .encoded(encoded)
             .attachments(attachments)
             .binary(binary)
             .max_url_len(max_url_len)
@@ -225,6 +227,7 @@ impl PyHit {
             "alternative" => obj(py, h.alternative()),
             "abbreviated" => obj(py, h.abbreviated()),
             "refanged" => obj(py, h.refanged()),
+            "encoded" => obj(py, h.encoded()),
             "message" => obj(py, p.map(|p| p.message)),
             "message_id" => obj(py, p.and_then(|p| p.message_id.as_deref())),
             "part" => obj(py, p.map(|p| p.part.as_str())),

@@ -151,6 +151,13 @@ def test_options():
     ]
     (fanged,) = urlx.find(text, refang=True)
     assert fanged.refanged and fanged.resolved == "http://evil.example/x"
+    log = b"GET /r?to=http%3A%2F%2Fa.example%2Fx HTTP/1.1 aHR0cDovL2IuZXhhbXBsZS8="
+    assert urlx.find(log) == []
+    got = [(h.url, h.encoded, h.start) for h in urlx.find(log, encoded=True)]
+    assert got == [
+        ("http://a.example/x", "percent", 10),
+        ("http://b.example/", "base64", 46),
+    ]
     both = b"http://a.example/ ftp://b.example/"
     assert [h.url for h in urlx.find(both, schemes=["ftp"])] == [
         "ftp://b.example/"
@@ -311,8 +318,8 @@ FIELDS = [
     "url", "resolved", "uri", "normalized", "valid", "repaired", "errors",
     "warnings", "scheme", "host", "port", "path", "query", "fragment",
     "file", "line", "column", "start", "end", "context", "hyphen_break",
-    "alternative", "abbreviated", "refanged", "unwrapped", "message",
-    "message_id", "part", "header", "attribute", "anchor_text", "source",
+    "alternative", "abbreviated", "refanged", "encoded", "unwrapped",
+    "message", "message_id", "part", "header", "attribute", "anchor_text", "source",
     "decoded",
     "record_offset", "record_id", "record_type", "target_uri",
     "content_type",

@@ -82,6 +82,7 @@ def find(
     emails: bool = False,
     domains: bool = False,
     refang: bool = False,
+    encoded: bool = False,
     schemes: Optional[Iterable[str]] = None,
     sources: Optional[Iterable[str]] = None,
     invalid: bool = False,
@@ -100,8 +101,9 @@ def find(
     ``"auto"`` (decided from the first bytes, as the command line does).
     ``base`` resolves relative references (``<URL:../x>``, HTML links),
     where a message gives none of its own. ``abbreviated``, ``emails``,
-    ``domains`` and ``refang`` also find ``www.`` hosts, bare e-mail
-    addresses, bare domain names and defanged URLs; ``schemes`` keeps only
+    ``domains``, ``refang`` and ``encoded`` also find ``www.`` hosts, bare
+    e-mail addresses, bare domain names, defanged URLs and URLs written
+    percent-encoded, in base64 or in hex (``encoded`` names which); ``schemes`` keeps only
     URLs of those schemes; ``sources`` only those from those places of a
     message (``"header"``, ``"text"``, ``"html-attr"``, ``"html-text"``).
     ``invalid`` also gives candidates that are not valid URLs, with their
@@ -131,6 +133,7 @@ def scan_file(
     emails: bool = False,
     domains: bool = False,
     refang: bool = False,
+    encoded: bool = False,
     schemes: Optional[Iterable[str]] = None,
     sources: Optional[Iterable[str]] = None,
     invalid: bool = False,

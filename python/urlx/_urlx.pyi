@@ -31,6 +31,7 @@ class Hit:
     alternative: Optional[str]
     abbreviated: Optional[str]
     refanged: bool
+    encoded: Optional[str]
     unwrapped: Optional[str]
     message: Optional[int]
     message_id: Optional[str]
@@ -60,6 +61,7 @@ class Options:
         emails: bool,
         domains: bool,
         refang: bool,
+        encoded: bool,
         schemes: Optional[List[str]],
         sources: Optional[List[str]],
         invalid: bool,

@@ -73,6 +73,7 @@ pub struct ExtractorBuilder {
     pub(super) line_buffered: bool,
     pub(super) abbrev: abbrev::Opts,
     pub(super) refang: bool,
+    pub(super) encoded: bool,
     /// Fixed trigger search for profiling; `None` measures the searches
     /// and uses the fastest.
     pub(super) trigger_search: Option<TriggerSearch>,
@@ -103,6 +104,7 @@ impl ExtractorBuilder {
             line_buffered: false,
             abbrev: abbrev::Opts::NONE,
             refang: false,
+            encoded: false,
             trigger_search: None,
             single_thread: false,
         }
@@ -150,6 +152,19 @@ impl ExtractorBuilder {
     /// place, and [`Hit::refanged`](crate::Hit::refanged) is true.
     pub fn refang(&mut self, yes: bool) -> &mut Self {
         self.refang = yes;
+        self
+    }
+
+    /// Also find URLs written encoded (see [`crate::encoded`]): the
+    /// whole URL percent-encoded (`http%3A%2F%2Fexample.com%2F`, as in
+    /// another URL's query), in base64 (`aHR0cDovL2V4YW1wbGUuY29t`) or
+    /// in hex (`687474703a2f2f...`). The hit's [`Hit::url`](crate::Hit::url)
+    /// is the decoded URL, its offsets those of the encoded text,
+    /// [`Hit::encoded`](crate::Hit::encoded) names the encoding, and it
+    /// has the warning `encoded-url`. Found beside the plain URLs: a
+    /// tracker's link holding an encoded target gives both.
+    pub fn encoded(&mut self, yes: bool) -> &mut Self {
+        self.encoded = yes;
         self
     }
 

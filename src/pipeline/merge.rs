@@ -342,6 +342,15 @@ impl Merger<'_> {
     ) -> Vec<Scanned> {
         let base = seg.base;
         let from = base + range.start as u64;
+        // Encoded URLs take no part in the shadowing: set apart, then put
+        // back among the others in the order of their triggers.
+        let (independent, spec): (Vec<Scanned>, Vec<Scanned>) =
+            if self.finder.rules.encoded && spec.iter().any(|s| s.independent)
+            {
+                spec.into_iter().partition(|s| s.independent)
+            } else {
+                (Vec::new(), spec)
+            };
         let mut accepted: Vec<Scanned> = Vec::new();
         if carry.resume <= from {
             accepted = spec;
@@ -383,13 +392,24 @@ impl Merger<'_> {
         // other candidate ends within the lookahead.
         carry.in_long_run =
             !seg.eof && carry.resume >= base + seg.buf.len() as u64;
+        if !independent.is_empty() {
+            accepted.extend(independent);
+            // Stable: the two lists are each in trigger order already.
+            accepted.sort_by_key(|s| s.trigger);
+        }
         accepted
     }
 
     /// Validate and resolve a candidate.
     fn finish(&self, seg: &Segment, c: Candidate) -> Scanned {
         let hit = if c.too_long { None } else { self.finder.hit_at(seg, &c) };
-        Scanned { trigger: c.trigger, resume: c.resume, start: c.start, hit }
+        Scanned {
+            trigger: c.trigger,
+            resume: c.resume,
+            start: c.start,
+            hit,
+            independent: c.encoded.is_some(),
+        }
     }
 }
 

@@ -85,6 +85,7 @@ impl ExtractorBuilder {
             },
             abbrev: self.abbrev,
             search: self.trigger_search,
+            encoded: self.encoded,
         };
         let finder = Finder {
             rules,
@@ -531,6 +532,7 @@ impl Extractor {
                 resume: c.resume,
                 start: c.start,
                 hit,
+                independent: c.encoded.is_some(),
             });
         });
         let arena = Arc::new(arena);

@@ -16,6 +16,8 @@ pub(super) struct Scanned {
     pub(super) resume: usize,
     pub(super) start: usize,
     pub(super) hit: Option<Hit>,
+    /// An encoded URL's candidate: it neither shadows nor is shadowed.
+    pub(super) independent: bool,
 }
 
 /// A batch with the speculative results of each of its chunks.

@@ -88,6 +88,7 @@ pub const FIELD_NAMES: &[&str] = &[
     "alternative",
     "abbreviated",
     "refanged",
+    "encoded",
     "unwrapped",
     "message",
     "message_id",
@@ -163,6 +164,7 @@ pub fn hit_fields(
     each("alternative", Str(hit.alternative()));
     each("abbreviated", Str(hit.abbreviated()));
     each("refanged", Bool(hit.refanged()));
+    each("encoded", Str(hit.encoded()));
     each("unwrapped", Str(unwrapped.as_deref()));
     if let Some(p) = hit.provenance() {
         each("message", Int(Some(p.message)));

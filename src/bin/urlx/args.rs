@@ -154,6 +154,14 @@ pub struct Args {
     #[arg(long)]
     pub refang: bool,
 
+    /// Also find URLs written encoded: percent-encoded as a whole
+    /// (http%3A%2F%2Fexample.com%2F, as in a tracker's query), in base64
+    /// (aHR0cDovL...) or in hex (687474703a2f2f...). Printed decoded,
+    /// beside the plain URLs; JSON "encoded" names the encoding and the
+    /// warning encoded-url marks them.
+    #[arg(long)]
+    pub encoded: bool,
+
     /// Print the target of redirector links (Google /url?q=, Outlook
     /// safelinks, Proofpoint urldefense v1-v3, Barracuda linkprotect,
     /// Cisco Secure Email, AppRiver EdgePilot, Trend Micro click-time,

@@ -341,7 +341,8 @@ fn run(args: Args) -> anyhow::Result<u8> {
         .abbreviated(args.abbreviated)
         .emails(args.emails)
         .domains(args.domains)
-        .refang(args.refang);
+        .refang(args.refang)
+        .encoded(args.encoded);
     // For profiling (DESIGN.md, How it works): fix the trigger search.
     let search = match std::env::var("URLX_SCAN").as_deref() {
         Ok("colons") => Some(TriggerSearch::Colons),
