@@ -709,6 +709,64 @@ fn mh_folder_gives_the_messages_of_its_mbox() {
 }
 
 #[test]
+fn percent_encoded_urls_in_a_script() {
+    // A real spam (SpamAssassin public corpus, spam_2/00515): its script
+    // is written with JavaScript's escape(), quoted-printable on top.
+    let path = sample("mail/spamassassin-spam_2-00515-encoded-urls.eml");
+    let path = path.to_str().unwrap();
+    let raw = std::fs::read(path).unwrap();
+    assert!(json(&[path]).is_empty());
+    let hits = json(&["--encoded", path]);
+    let got: Vec<(&str, &str, &str)> = hits
+        .iter()
+        .map(|h| {
+            (
+                h["url"].as_str().unwrap(),
+                h["encoded"].as_str().unwrap(),
+                h["source"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "http://00000365.000000000000000000000000000",
+                "percent",
+                "html-text"
+            ),
+            // `h/*...*/ttp`: the spam breaks the scheme with a comment.
+            (
+                "ttp://00000365.000000000000000000000000000",
+                "percent",
+                "html-text"
+            ),
+            (
+                "http://326841526/index.html@00000000216.00000000000114.\
+                 0000000000069.0000000000002/~cyber101/pages/';function",
+                "percent",
+                "html-text"
+            ),
+        ]
+    );
+    // Offsets are those of the encoded text in the file (through the
+    // quoted-printable soft line breaks).
+    for h in &hits {
+        let (s, e) =
+            (h["start"].as_u64().unwrap(), h["end"].as_u64().unwrap());
+        let written = String::from_utf8_lossy(&raw[s as usize..e as usize]);
+        assert!(written.contains("%3A%2F%2F"), "{written}");
+        let codes: Vec<&Value> = h["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| &w["code"])
+            .collect();
+        assert!(codes.contains(&&Value::from("encoded-url")), "{codes:?}");
+    }
+}
+
+#[test]
 fn anchors_whose_text_shows_another_site_are_deceptive_links() {
     // A real spam (SpamAssassin public corpus, spam_2/00520): the anchor
     // text `http://www.tesco.ie/superstore` links to an IP address.
