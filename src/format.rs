@@ -41,6 +41,9 @@ pub enum InputFormat {
     /// WAT files too), each decoded by its type (HTTP responses and
     /// requests, documents, extracted text, metadata).
     Warc,
+    /// A TNEF file (`winmail.dat`, [MS-OXTNEF]): Outlook's rich body and
+    /// attachments, read as a message's TNEF part is.
+    Tnef,
 }
 
 impl InputFormat {
@@ -72,6 +75,7 @@ impl InputFormat {
             "warc",
             "A web archive: WARC records (also WET and WAT files)",
         ),
+        (InputFormat::Tnef, "tnef", "A TNEF file (Outlook's winmail.dat)"),
     ];
 
     /// The format's name, as `--format` takes it.
@@ -85,7 +89,8 @@ impl InputFormat {
 
 /// The format the first bytes of an input look like: a web archive
 /// starts with a `WARC/1.` (or `WARC/0.`) version line; an MMDF mailbox
-/// with a line of four `^A` bytes; a Babyl file with `BABYL OPTIONS:`; an mbox starts
+/// with a line of four `^A` bytes; a Babyl file with `BABYL OPTIONS:`; a
+/// TNEF file with TNEF's signature (`78 9F 3E 22`); an mbox starts
 /// with a `From ` line that looks like a separator (sender and date,
 /// see `mbox`), not with text such as `From the README: ...`; a
 /// message or news article with header fields (`Name: value`, the
@@ -94,6 +99,9 @@ impl InputFormat {
 pub fn detect(head: &[u8]) -> InputFormat {
     if crate::mail::warc::is_warc(head) {
         return InputFormat::Warc;
+    }
+    if head.starts_with(&crate::mail::tnef::SIGNATURE) {
+        return InputFormat::Tnef;
     }
     let first = head.split(|&b| b == b'\n').next().unwrap_or(&[]);
     if is_from_line(first) {
@@ -205,9 +213,10 @@ pub(crate) fn reading(format: InputFormat) -> Reading {
         InputFormat::Mbox => Reading::Records(mbox_records),
         InputFormat::Mmdf => Reading::Records(mmdf_records),
         InputFormat::Babyl => Reading::Records(babyl_records),
-        InputFormat::Maildir | InputFormat::Eml | InputFormat::News => {
-            Reading::Records(single_record)
-        }
+        InputFormat::Maildir
+        | InputFormat::Eml
+        | InputFormat::News
+        | InputFormat::Tnef => Reading::Records(single_record),
         InputFormat::Warc => Reading::Records(warc_records),
     }
 }
@@ -229,12 +238,13 @@ mod tests {
             Eml => 6,
             News => 7,
             Warc => 8,
+            Tnef => 9,
         }
     }
 
     #[test]
     fn the_table_lists_every_format_once() {
-        assert_eq!(InputFormat::ALL.len(), 9, "a format missing from ALL");
+        assert_eq!(InputFormat::ALL.len(), 10, "a format missing from ALL");
         for (i, &(f, name, _)) in InputFormat::ALL.iter().enumerate() {
             assert_eq!(position(f), i, "{name}");
             assert_eq!(f.name(), name);

@@ -282,6 +282,10 @@ pub enum Decoded {
     /// 8.4.1) undone, with any chunked coding; positions point at the
     /// body's first byte.
     Compressed,
+    /// Read out of TNEF (`winmail.dat`, [MS-OXTNEF]): a body (plain,
+    /// HTML, or RTF read as text or as the HTML it holds) or an attached
+    /// file; positions point at the part's first body line.
+    Tnef,
 }
 
 impl Decoded {
@@ -293,6 +297,7 @@ impl Decoded {
             Decoded::Base64 => "base64",
             Decoded::Chunked => "chunked",
             Decoded::Compressed => "compressed",
+            Decoded::Tnef => "tnef",
         }
     }
 }

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::common::BIN;
+use crate::common::{BIN, urlx_stdin};
 
 fn sample(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora").join(name)
@@ -706,6 +706,98 @@ fn mh_folder_gives_the_messages_of_its_mbox() {
     let files: std::collections::BTreeSet<&str> =
         mh.iter().map(|h| h["file"].as_str().unwrap()).collect();
     assert_eq!(files.len(), 2);
+}
+
+/// The URLs of a TNEF sample, as tnefparse's HTML body gives its `href`
+/// and `src` values, and the address in its text.
+fn tnef_sample_urls() -> Vec<String> {
+    let x = "x=xZuho%2FToqKijg9zZ2OaZnKGY1lZ0mXKjcGaZbXPjcZ9tqlrOxpWrzJy8ncSiqq6prVJznnBjZGxgbJiq1KOonpft2dbQ2IOp3LOrpamLvM28xcGDk3uBq3mWUIy5jFmXcmika45626zaw6Kg3Zq0orFjsLqjnqL76K1SqlmUpMbQ1dTi2%2B7c3Infxc%2FT1drY1pGk3g%3D%3D";
+    let mut v = vec!["mailto:serwis@thulium.pl".to_string(); 2];
+    for n in 1..=3 {
+        v.push(format!("http://ank.thulium.pl/?ocena={n}&{x}"));
+        v.push(format!("cid:image00{n}.png@01CF8C82.F4A2A290"));
+    }
+    v.push("mailto:serwis@thulium.pl".to_string());
+    v
+}
+
+#[test]
+fn tnef_file_html_body() {
+    // A winmail.dat on its own, recognised by its signature.
+    let path = sample("tnef/unicode-mapi-attr-name.tnef");
+    let hits = json(&[path.to_str().unwrap()]);
+    let urls: Vec<&str> =
+        hits.iter().map(|h| h["url"].as_str().unwrap()).collect();
+    assert_eq!(urls, tnef_sample_urls());
+    assert!(hits.iter().all(|h| h["decoded"] == "tnef" && h["part"] == ""));
+    assert_eq!(hits[0]["source"], "html-attr");
+    assert_eq!(hits[8]["source"], "html-text");
+}
+
+#[test]
+fn tnef_part_of_a_message() {
+    // The same file sent as Outlook sends it: a base64 attachment.
+    let data =
+        std::fs::read(sample("tnef/unicode-mapi-attr-name.tnef")).unwrap();
+    const A: &[u8; 64] =
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut b64 = String::new();
+    for (i, ch) in data.chunks(3).enumerate() {
+        let mut w = [0u8; 3];
+        w[..ch.len()].copy_from_slice(ch);
+        let n = u32::from(w[0]) << 16 | u32::from(w[1]) << 8 | u32::from(w[2]);
+        for k in 0..4 {
+            b64.push(if k <= ch.len() {
+                A[(n >> (18 - 6 * k) & 63) as usize] as char
+            } else {
+                '='
+            });
+        }
+        if i % 19 == 18 {
+            b64.push('\n');
+        }
+    }
+    let mail = format!(
+        "From: a@example.org\nSubject: t\nMIME-Version: 1.0\n\
+         Content-Type: multipart/mixed; boundary=\"b\"\n\n--b\n\
+         Content-Type: text/plain\n\nsee http://text.example/\n--b\n\
+         Content-Type: application/ms-tnef; name=\"winmail.dat\"\n\
+         Content-Transfer-Encoding: base64\n\n{b64}\n--b--\n"
+    );
+    let part_start =
+        mail.find("Content-Transfer-Encoding: base64\n\n").unwrap() + 35;
+    let hits: Vec<Value> = urlx_stdin(&["--json"], &mail).json();
+    let urls: Vec<&str> =
+        hits.iter().map(|h| h["url"].as_str().unwrap()).collect();
+    let mut want = vec!["http://text.example/".to_string()];
+    want.extend(tnef_sample_urls());
+    assert_eq!(urls, want);
+    for h in &hits[1..] {
+        assert_eq!(
+            (&h["part"], &h["decoded"]),
+            (&Value::from("2"), &Value::from("tnef"))
+        );
+        // Every hit points at the part's first body line.
+        assert_eq!(h["start"].as_u64(), Some(part_start as u64), "{h}");
+    }
+}
+
+#[test]
+fn tnef_rtf_body() {
+    // A compressed RTF body (not HTML): its text, `[mailto:...]` in a
+    // quoted header.
+    let path = sample("tnef/long-filename.tnef");
+    let hits = json(&[path.to_str().unwrap()]);
+    let urls: Vec<&str> =
+        hits.iter().map(|h| h["url"].as_str().unwrap()).collect();
+    assert_eq!(urls, ["mailto:msimpson@numega.com"]);
+    assert_eq!(hits[0]["source"], "text");
+    // Forced to text, the file is binary: nothing.
+    let out = Command::new(BIN)
+        .args(["--format", "text", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.stdout, b"");
 }
 
 #[test]

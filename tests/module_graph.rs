@@ -79,9 +79,10 @@ fn code_only(src: &str) -> String {
         } else if b[i] == b'r'
             && (b[i + 1..].starts_with(b"\"") || b[i + 1..].starts_with(b"#"))
             && (i == 0
-                || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'))
+                || !is_ident(b[i - 1])
+                || (b[i - 1] == b'b' && (i == 1 || !is_ident(b[i - 2]))))
         {
-            // Raw string r"..." or r#"..."#.
+            // Raw string r"..." or r#"..."# (or a byte string br"...").
             let mut j = i + 1;
             let mut hashes = 0;
             while j < b.len() && b[j] == b'#' {
@@ -121,7 +122,10 @@ fn code_only(src: &str) -> String {
         } else if b[i] == b'\'' {
             // A character literal ('x', '\n', '\u{..}') or a lifetime ('a).
             let end = if b.get(i + 1) == Some(&b'\\') {
-                b[i + 2..].iter().position(|&c| c == b'\'').map(|p| i + 3 + p)
+                // The escaped character may be a quote itself ('\'').
+                b.get(i + 3..)
+                    .and_then(|r| r.iter().position(|&c| c == b'\''))
+                    .map(|p| i + 4 + p)
             } else if b.get(i + 2) == Some(&b'\'') {
                 Some(i + 3)
             } else {

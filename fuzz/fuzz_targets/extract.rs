@@ -1,7 +1,7 @@
 //! Fuzz target: extraction over arbitrary bytes, read as text and as
 //! mail, with chunk and batch sizes taken from the input, and with the
 //! scheme-less forms (abbreviated URIs, bare domains, e-mail addresses,
-//! refanging) on
+//! refanging) and encoded URLs on
 //! or off; the hits must not depend on how the input is cut nor on which
 //! trigger search finds the colons, and nothing may panic, warnings and
 //! redirector targets included.
@@ -18,9 +18,10 @@ fuzz_target!(|data: &[u8]| {
     let [k, b, f, text @ ..] = data else { return };
     let chunk = usize::from(*k) + 1;
     let batch = usize::from(*b) * 3 + 1;
-    // One byte turns on --abbreviated, --emails, --refang and --domains.
+    // One byte turns on --abbreviated, --emails, --refang, --domains and
+    // --encoded.
     let (www, emails, refang) = (f & 1 != 0, f & 2 != 0, f & 4 != 0);
-    let domains = f & 8 != 0;
+    let (domains, encoded) = (f & 8 != 0, f & 16 != 0);
     for format in [InputFormat::Text, InputFormat::Auto] {
         let build = |cut: bool, search: Option<TriggerSearch>| {
             let mut builder = Extractor::builder();
@@ -33,6 +34,7 @@ fuzz_target!(|data: &[u8]| {
                 .emails(emails)
                 .domains(domains)
                 .refang(refang)
+                .encoded(encoded)
                 .max_url_len(256);
             if cut {
                 builder.chunk_size(chunk).batch_size(batch);

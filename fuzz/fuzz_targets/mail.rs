@@ -1,5 +1,5 @@
 //! Fuzz target: arbitrary bytes read as mail (mbox, a single message, a
-//! news article, format detection): nothing may panic, every hit lies
+//! news article, a TNEF file, format detection): nothing may panic, every hit lies
 //! within the input, and its line and column agree with its offset.
 #![no_main]
 
@@ -15,6 +15,7 @@ fuzz_target!(|data: &[u8]| {
         InputFormat::Eml,
         InputFormat::News,
         InputFormat::Maildir,
+        InputFormat::Tnef,
     ];
     let format = formats[usize::from(k & 7) % formats.len()];
     let hits = Extractor::builder()

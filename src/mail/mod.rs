@@ -39,6 +39,8 @@ pub mod html;
 pub(crate) mod mbox;
 pub mod mime;
 mod offsets;
+mod rtf;
+pub(crate) mod tnef;
 pub(crate) mod warc;
 
 use std::cell::{Cell, OnceCell};

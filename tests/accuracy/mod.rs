@@ -22,8 +22,11 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
         std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
     entries.sort();
     for e in entries {
-        // Archives have their own tests (tests/archive.rs).
-        if e.ends_with("archive") {
+        // Archives have their own tests (tests/archive.rs), and so have
+        // TNEF files (tests/mail.rs): their text is decoded out of binary
+        // properties, where a regex over the raw bytes sees HTML's
+        // `&amp;` undecoded and the URLs of binary attachments.
+        if e.ends_with("archive") || e.ends_with("tnef") {
             continue;
         }
         if e.is_dir() {

@@ -12,6 +12,7 @@ use super::yenc::*;
 use crate::hit::Record;
 use crate::mail::charset::{Charset, convert};
 use crate::mail::offsets::{MapBuilder, OffsetMap};
+use crate::mail::{rtf, tnef};
 use crate::resolve::resolve_str;
 use crate::sanitize::excerpt;
 use crate::validate::Uri;
@@ -173,7 +174,12 @@ pub(crate) fn walk_message(
         entities: 0,
         parts_warned: false,
     };
-    w.entity(0, raw.len(), "", 0, None, Kind::Top);
+    if raw.starts_with(&tnef::SIGNATURE) {
+        // A TNEF file on its own: read as the TNEF part of a message.
+        w.tnef(raw, 0, "", None);
+    } else {
+        w.entity(0, raw.len(), "", 0, None, Kind::Top);
+    }
     w.parsed
 }
 
@@ -652,8 +658,141 @@ impl<'a> Walker<'a, '_> {
             // ASCII-armored OpenPGP (RFC 3156 4-6, RFC 4880 6.2): text,
             // whose `Comment:` lines are read by people.
             self.leaf(info, "text/plain", start, end, path, base, true);
+        } else if let Some(data) = self.tnef_data(info, ct, start, end, path) {
+            self.tnef(&data, start, path, base);
         } else if self.opts.attachments {
             self.leaf(info, ct, start, end, path, base, true);
+        }
+    }
+
+    /// The decoded data of a TNEF part (`winmail.dat`, see
+    /// [`crate::mail::tnef`]): declared `application/ms-tnef` or
+    /// `application/vnd.ms-tnef`, named `winmail.dat`, or starting with
+    /// TNEF's signature.
+    fn tnef_data(
+        &mut self,
+        info: &Info,
+        ct: &str,
+        start: usize,
+        end: usize,
+        path: &str,
+    ) -> Option<Vec<u8>> {
+        let body = self.raw.get(start..end).unwrap_or(&[]);
+        let transfer = info.transfer.as_deref().unwrap_or("");
+        let declared =
+            matches!(ct, "application/ms-tnef" | "application/vnd.ms-tnef")
+                || info
+                    .params
+                    .get("name")
+                    .is_some_and(|n| n.eq_ignore_ascii_case("winmail.dat"));
+        let decode = |b: &[u8]| match transfer {
+            "base64" => decode_base64(&b[..base64_extent(b)]).0,
+            "quoted-printable" => decode_qp(b, 0).0,
+            _ => b.to_vec(),
+        };
+        if !declared {
+            // The first bytes alone (16 base64 characters hold 12).
+            let head = &body[..body.len().min(64)];
+            if !decode(head).starts_with(&tnef::SIGNATURE) {
+                return None;
+            }
+        }
+        let data = decode(body);
+        if !data.starts_with(&tnef::SIGNATURE) {
+            let w = where_(path);
+            self.warn(format!("{w}: declared TNEF but has no TNEF signature"));
+            return None;
+        }
+        Some(data)
+    }
+
+    /// The bodies of TNEF data `data` (a part starting at `start`), and
+    /// its attached files that hold text (all of them with
+    /// [`MimeOptions::attachments`]), as pieces: the bodies with the
+    /// part's path, the attached files as `PATH.tnef.N`. Their text maps
+    /// to the part's first byte, as base64's does.
+    pub(super) fn tnef(
+        &mut self,
+        data: &[u8],
+        start: usize,
+        path: &str,
+        base: Option<&str>,
+    ) {
+        let w = where_(path);
+        let t = tnef::parse(data);
+        for p in &t.problems {
+            self.warn(format!("{w}: {p}"));
+        }
+        let emit = |walker: &mut Self,
+                    html: bool,
+                    bytes: &[u8],
+                    enc: Option<&'static encoding_rs::Encoding>,
+                    part: String| {
+            let charset = Charset::Whatwg(enc.unwrap_or(WINDOWS_1252));
+            let conv = convert(bytes, charset, false);
+            (walker.each)(
+                &walker.parsed,
+                Piece {
+                    source: if html {
+                        PieceKind::Html
+                    } else {
+                        PieceKind::Text
+                    },
+                    part,
+                    decoded: Decoded::Tnef,
+                    text: conv.text,
+                    map: OffsetMap::constant(start),
+                    base: base.map(str::to_string),
+                    content_type: if html {
+                        "text/html"
+                    } else {
+                        "text/plain"
+                    }
+                    .to_string(),
+                },
+            );
+        };
+        if let Some(body) = &t.body {
+            emit(self, false, body.as_bytes(), Some(UTF_8), path.to_string());
+        }
+        if let Some((html, enc)) = &t.html {
+            emit(self, true, html, *enc, path.to_string());
+        }
+        if let Some(compressed) = &t.rtf {
+            // LZFu gives at most 17 bytes for every 2 of input.
+            let limit =
+                compressed.len().saturating_mul(9).saturating_add(4096);
+            match rtf::decompress(compressed, limit) {
+                Ok(raw) => {
+                    let text = rtf::to_text(&raw);
+                    let html = rtf::is_html(&raw);
+                    emit(
+                        self,
+                        html,
+                        text.as_bytes(),
+                        Some(UTF_8),
+                        path.to_string(),
+                    );
+                }
+                Err(e) => self.warn(format!("{w}: {e}")),
+            }
+        }
+        for (k, a) in t.attachments.iter().enumerate() {
+            let kind = a.kind();
+            if kind.is_none() && !self.opts.attachments {
+                continue;
+            }
+            let part = format!(
+                "{}tnef.{}",
+                if path.is_empty() {
+                    String::new()
+                } else {
+                    format!("{path}.")
+                },
+                k + 1
+            );
+            let enc = std::str::from_utf8(&a.data).is_ok().then_some(UTF_8);
+            emit(self, kind == Some(true), &a.data, enc, part);
         }
     }
 
