@@ -44,6 +44,9 @@ pub enum InputFormat {
     /// A TNEF file (`winmail.dat`, [MS-OXTNEF]): Outlook's rich body and
     /// attachments, read as a message's TNEF part is.
     Tnef,
+    /// An Outlook message file (`.msg`, [MS-OXMSG]): an OLE compound
+    /// file; other compound files (Word, Excel) give nothing.
+    Msg,
 }
 
 impl InputFormat {
@@ -76,6 +79,7 @@ impl InputFormat {
             "A web archive: WARC records (also WET and WAT files)",
         ),
         (InputFormat::Tnef, "tnef", "A TNEF file (Outlook's winmail.dat)"),
+        (InputFormat::Msg, "msg", "An Outlook message file (.msg)"),
     ];
 
     /// The format's name, as `--format` takes it.
@@ -90,7 +94,8 @@ impl InputFormat {
 /// The format the first bytes of an input look like: a web archive
 /// starts with a `WARC/1.` (or `WARC/0.`) version line; an MMDF mailbox
 /// with a line of four `^A` bytes; a Babyl file with `BABYL OPTIONS:`; a
-/// TNEF file with TNEF's signature (`78 9F 3E 22`); an mbox starts
+/// TNEF file with TNEF's signature (`78 9F 3E 22`); an Outlook message
+/// with an OLE compound file's (`D0 CF 11 E0`...); an mbox starts
 /// with a `From ` line that looks like a separator (sender and date,
 /// see `mbox`), not with text such as `From the README: ...`; a
 /// message or news article with header fields (`Name: value`, the
@@ -102,6 +107,9 @@ pub fn detect(head: &[u8]) -> InputFormat {
     }
     if head.starts_with(&crate::mail::tnef::SIGNATURE) {
         return InputFormat::Tnef;
+    }
+    if head.starts_with(&crate::mail::outlook::SIGNATURE) {
+        return InputFormat::Msg;
     }
     let first = head.split(|&b| b == b'\n').next().unwrap_or(&[]);
     if is_from_line(first) {
@@ -216,7 +224,8 @@ pub(crate) fn reading(format: InputFormat) -> Reading {
         InputFormat::Maildir
         | InputFormat::Eml
         | InputFormat::News
-        | InputFormat::Tnef => Reading::Records(single_record),
+        | InputFormat::Tnef
+        | InputFormat::Msg => Reading::Records(single_record),
         InputFormat::Warc => Reading::Records(warc_records),
     }
 }
@@ -239,12 +248,13 @@ mod tests {
             News => 7,
             Warc => 8,
             Tnef => 9,
+            Msg => 10,
         }
     }
 
     #[test]
     fn the_table_lists_every_format_once() {
-        assert_eq!(InputFormat::ALL.len(), 10, "a format missing from ALL");
+        assert_eq!(InputFormat::ALL.len(), 11, "a format missing from ALL");
         for (i, &(f, name, _)) in InputFormat::ALL.iter().enumerate() {
             assert_eq!(position(f), i, "{name}");
             assert_eq!(f.name(), name);

@@ -286,6 +286,10 @@ pub enum Decoded {
     /// HTML, or RTF read as text or as the HTML it holds) or an attached
     /// file; positions point at the part's first body line.
     Tnef,
+    /// Read out of an Outlook `.msg` file ([MS-OXMSG]): its header's
+    /// fields, a body or an attached file; positions point at the part's
+    /// first body line (0 for a `.msg` file).
+    Outlook,
 }
 
 impl Decoded {
@@ -298,6 +302,7 @@ impl Decoded {
             Decoded::Chunked => "chunked",
             Decoded::Compressed => "compressed",
             Decoded::Tnef => "tnef",
+            Decoded::Outlook => "msg",
         }
     }
 }

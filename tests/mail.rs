@@ -708,6 +708,29 @@ fn mh_folder_gives_the_messages_of_its_mbox() {
     assert_eq!(files.len(), 2);
 }
 
+/// `data` in base64 (RFC 2045 6.8), in lines of 76 characters.
+fn base64(data: &[u8]) -> String {
+    const A: &[u8; 64] =
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for (i, ch) in data.chunks(3).enumerate() {
+        let mut w = [0u8; 3];
+        w[..ch.len()].copy_from_slice(ch);
+        let n = u32::from(w[0]) << 16 | u32::from(w[1]) << 8 | u32::from(w[2]);
+        for k in 0..4 {
+            out.push(if k <= ch.len() {
+                A[(n >> (18 - 6 * k) & 63) as usize] as char
+            } else {
+                '='
+            });
+        }
+        if i % 19 == 18 {
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// The URLs of a TNEF sample, as tnefparse's HTML body gives its `href`
 /// and `src` values, and the address in its text.
 fn tnef_sample_urls() -> Vec<String> {
@@ -739,24 +762,7 @@ fn tnef_part_of_a_message() {
     // The same file sent as Outlook sends it: a base64 attachment.
     let data =
         std::fs::read(sample("tnef/unicode-mapi-attr-name.tnef")).unwrap();
-    const A: &[u8; 64] =
-        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut b64 = String::new();
-    for (i, ch) in data.chunks(3).enumerate() {
-        let mut w = [0u8; 3];
-        w[..ch.len()].copy_from_slice(ch);
-        let n = u32::from(w[0]) << 16 | u32::from(w[1]) << 8 | u32::from(w[2]);
-        for k in 0..4 {
-            b64.push(if k <= ch.len() {
-                A[(n >> (18 - 6 * k) & 63) as usize] as char
-            } else {
-                '='
-            });
-        }
-        if i % 19 == 18 {
-            b64.push('\n');
-        }
-    }
+    let b64 = base64(&data);
     let mail = format!(
         "From: a@example.org\nSubject: t\nMIME-Version: 1.0\n\
          Content-Type: multipart/mixed; boundary=\"b\"\n\n--b\n\
@@ -780,6 +786,102 @@ fn tnef_part_of_a_message() {
         // Every hit points at the part's first body line.
         assert_eq!(h["start"].as_u64(), Some(part_start as u64), "{h}");
     }
+}
+
+/// The URLs of the `.msg` sample: its plain body, then its compressed
+/// RTF body, which holds HTML (its `href`s, then its visible text), as
+/// extract_msg reads them.
+const MSG_SAMPLE_URLS: [&str; 13] = [
+    "http://www.online-convert.com",
+    "http://www.online-convert.com",
+    "http://www.online-convert.com/file-type",
+    "http://www.online-convert.com/file-type",
+    "http://en.wikipedia.org/wiki/John_Doe",
+    "http://creativecommons.org/licenses/by-sa/3.0/",
+    "cid:filelist.xml@01D16E52.E94EE350",
+    "http://www.online-convert.com",
+    "http://www.online-convert.com/file-type",
+    "http://en.wikipedia.org/wiki/John_Doe",
+    "http://creativecommons.org/licenses/by-sa/3.0/",
+    "http://www.online-convert.com",
+    "http://www.online-convert.com/file-type",
+];
+
+#[test]
+fn outlook_msg_file() {
+    let path = sample("msg/strangeDate.msg");
+    let hits = json(&[path.to_str().unwrap()]);
+    let urls: Vec<&str> =
+        hits.iter().map(|h| h["url"].as_str().unwrap()).collect();
+    assert_eq!(urls, MSG_SAMPLE_URLS);
+    let sources: Vec<&str> =
+        hits.iter().map(|h| h["source"].as_str().unwrap()).collect();
+    assert_eq!(&sources[5..8], ["text", "html-attr", "html-attr"]);
+    assert_eq!(sources[12], "html-text");
+    assert!(hits.iter().all(|h| h["decoded"] == "msg" && h["part"] == ""));
+}
+
+#[test]
+fn outlook_msg_with_header_and_three_bodies() {
+    // A real newsletter (SpamScope/mail-parser's mail_outlook_1): its
+    // Internet header gives header hits and the Message-ID; its plain
+    // and HTML bodies are read, its RTF body (the same HTML wrapped) is
+    // not, so no link of the HTML comes twice.
+    let path = sample("msg/spamscope-mail_outlook_1.msg");
+    let hits = json(&[path.to_str().unwrap()]);
+    let count =
+        |source: &str| hits.iter().filter(|h| h["source"] == source).count();
+    // extract_msg finds 16 href and src values in the HTML body.
+    assert_eq!(
+        (count("header"), count("text"), count("html-attr")),
+        (2, 16, 16)
+    );
+    assert!(
+        hits.iter()
+            .all(|h| h["message_id"]
+                == "20170918100018.6AE0948009C@www.w-vwa.de")
+    );
+    let headers: Vec<(&str, &str)> = hits
+        .iter()
+        .filter(|h| h["source"] == "header")
+        .map(|h| (h["header"].as_str().unwrap(), h["url"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        headers,
+        [
+            ("X-purgate-Ad", "http://www.eleven.de"),
+            ("X-purgate", "http://www.eleven.de")
+        ]
+    );
+    let unsubscribe = "http://www.w-vwa.de/newsletter/index.php?action=nlchngsubscr&uuid=9a4b75a15a562f4c0da5705d86191628";
+    let n = hits.iter().filter(|h| h["url"] == unsubscribe).count();
+    assert_eq!(n, 2, "once in the plain body, once in the HTML");
+}
+
+#[test]
+fn outlook_msg_attached() {
+    // The same file attached to a message, as mail clients forward one.
+    let data = std::fs::read(sample("msg/strangeDate.msg")).unwrap();
+    let mail = format!(
+        "From: a@example.org\nSubject: fwd\nMIME-Version: 1.0\n\
+         Content-Type: multipart/mixed; boundary=\"b\"\n\n--b\n\
+         Content-Type: text/plain\n\nsee attached\n--b\n\
+         Content-Type: application/vnd.ms-outlook; name=\"strangeDate.msg\"\n\
+         Content-Transfer-Encoding: base64\n\n{}\n--b--\n",
+        base64(&data)
+    );
+    let hits: Vec<Value> = urlx_stdin(&["--json"], &mail).json();
+    let urls: Vec<&str> =
+        hits.iter().map(|h| h["url"].as_str().unwrap()).collect();
+    assert_eq!(urls, MSG_SAMPLE_URLS);
+    assert!(hits.iter().all(|h| h["decoded"] == "msg" && h["part"] == "2"));
+    // Without a type or name, the compound file's contents tell.
+    let plain = mail.replace(
+        "application/vnd.ms-outlook; name=\"strangeDate.msg\"",
+        "application/octet-stream",
+    );
+    let hits: Vec<Value> = urlx_stdin(&["--json"], &plain).json();
+    assert_eq!(hits.len(), MSG_SAMPLE_URLS.len());
 }
 
 #[test]

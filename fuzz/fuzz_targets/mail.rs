@@ -16,6 +16,7 @@ fuzz_target!(|data: &[u8]| {
         InputFormat::News,
         InputFormat::Maildir,
         InputFormat::Tnef,
+        InputFormat::Msg,
     ];
     let format = formats[usize::from(k & 7) % formats.len()];
     let hits = Extractor::builder()

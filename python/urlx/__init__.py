@@ -96,7 +96,7 @@ def find(
     """Every URL in ``data``, in order, as :class:`Hit` objects.
 
     ``format`` is how ``data`` is read: ``"text"`` (the default),
-    ``"mbox"``, ``"mmdf"``, ``"babyl"``, ``"eml"``, ``"news"``, ``"tnef"``,
+    ``"mbox"``, ``"mmdf"``, ``"babyl"``, ``"eml"``, ``"news"``, ``"tnef"``, ``"msg"``,
     ``"maildir"`` (one message), ``"warc"`` (WARC, WET or WAT records) or
     ``"auto"`` (decided from the first bytes, as the command line does).
     ``base`` resolves relative references (``<URL:../x>``, HTML links),

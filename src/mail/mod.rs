@@ -39,6 +39,7 @@ pub mod html;
 pub(crate) mod mbox;
 pub mod mime;
 mod offsets;
+pub(crate) mod outlook;
 mod rtf;
 pub(crate) mod tnef;
 pub(crate) mod warc;

@@ -125,6 +125,13 @@ pub(crate) fn is_html(rtf: &[u8]) -> bool {
     memchr::memmem::find(head, b"\\fromhtml").is_some()
 }
 
+/// Whether RTF was made from plain text ([MS-OXRTFEX] 2.1.3.1:
+/// `\fromtext` in the header).
+pub(crate) fn is_from_text(rtf: &[u8]) -> bool {
+    let head = &rtf[..rtf.len().min(1024)];
+    memchr::memmem::find(head, b"\\fromtext").is_some()
+}
+
 /// Groups that hold no text: their contents are left out.
 const SKIPPED: &[&[u8]] = &[
     b"fonttbl",

@@ -65,6 +65,7 @@ pub const TYPES: &[(&str, &[&str])] = &[
             "**/cur/*",
             "**/new/*",
             "*.tnef",
+            "*.msg",
             "winmail.dat",
         ],
     ),

@@ -12,7 +12,7 @@ use super::yenc::*;
 use crate::hit::Record;
 use crate::mail::charset::{Charset, convert};
 use crate::mail::offsets::{MapBuilder, OffsetMap};
-use crate::mail::{rtf, tnef};
+use crate::mail::{outlook, rtf, tnef};
 use crate::resolve::resolve_str;
 use crate::sanitize::excerpt;
 use crate::validate::Uri;
@@ -177,10 +177,21 @@ pub(crate) fn walk_message(
     if raw.starts_with(&tnef::SIGNATURE) {
         // A TNEF file on its own: read as the TNEF part of a message.
         w.tnef(raw, 0, "", None);
+    } else if raw.starts_with(&outlook::SIGNATURE) {
+        // An Outlook .msg file.
+        w.outlook(raw, 0, "", None);
     } else {
         w.entity(0, raw.len(), "", 0, None, Kind::Top);
     }
     w.parsed
+}
+
+/// A part that holds a message of Microsoft's formats.
+enum Container {
+    /// TNEF data.
+    Tnef(Vec<u8>),
+    /// An Outlook message, read.
+    Outlook(Box<outlook::Msg>),
 }
 
 /// Which entity [`Walker::entity`] walks.
@@ -251,6 +262,11 @@ fn where_(path: &str) -> String {
     } else {
         format!("part {path}")
     }
+}
+
+/// `path` and a dot, or nothing for the message itself.
+fn prefix(path: &str) -> String {
+    if path.is_empty() { String::new() } else { format!("{path}.") }
 }
 
 fn child_path(path: &str, k: impl std::fmt::Display) -> String {
@@ -658,141 +674,15 @@ impl<'a> Walker<'a, '_> {
             // ASCII-armored OpenPGP (RFC 3156 4-6, RFC 4880 6.2): text,
             // whose `Comment:` lines are read by people.
             self.leaf(info, "text/plain", start, end, path, base, true);
-        } else if let Some(data) = self.tnef_data(info, ct, start, end, path) {
-            self.tnef(&data, start, path, base);
+        } else if let Some(c) = self.container(info, ct, start, end, path) {
+            match c {
+                Container::Tnef(data) => self.tnef(&data, start, path, base),
+                Container::Outlook(m) => {
+                    self.outlook_message(&m, start, path, base);
+                }
+            }
         } else if self.opts.attachments {
             self.leaf(info, ct, start, end, path, base, true);
-        }
-    }
-
-    /// The decoded data of a TNEF part (`winmail.dat`, see
-    /// [`crate::mail::tnef`]): declared `application/ms-tnef` or
-    /// `application/vnd.ms-tnef`, named `winmail.dat`, or starting with
-    /// TNEF's signature.
-    fn tnef_data(
-        &mut self,
-        info: &Info,
-        ct: &str,
-        start: usize,
-        end: usize,
-        path: &str,
-    ) -> Option<Vec<u8>> {
-        let body = self.raw.get(start..end).unwrap_or(&[]);
-        let transfer = info.transfer.as_deref().unwrap_or("");
-        let declared =
-            matches!(ct, "application/ms-tnef" | "application/vnd.ms-tnef")
-                || info
-                    .params
-                    .get("name")
-                    .is_some_and(|n| n.eq_ignore_ascii_case("winmail.dat"));
-        let decode = |b: &[u8]| match transfer {
-            "base64" => decode_base64(&b[..base64_extent(b)]).0,
-            "quoted-printable" => decode_qp(b, 0).0,
-            _ => b.to_vec(),
-        };
-        if !declared {
-            // The first bytes alone (16 base64 characters hold 12).
-            let head = &body[..body.len().min(64)];
-            if !decode(head).starts_with(&tnef::SIGNATURE) {
-                return None;
-            }
-        }
-        let data = decode(body);
-        if !data.starts_with(&tnef::SIGNATURE) {
-            let w = where_(path);
-            self.warn(format!("{w}: declared TNEF but has no TNEF signature"));
-            return None;
-        }
-        Some(data)
-    }
-
-    /// The bodies of TNEF data `data` (a part starting at `start`), and
-    /// its attached files that hold text (all of them with
-    /// [`MimeOptions::attachments`]), as pieces: the bodies with the
-    /// part's path, the attached files as `PATH.tnef.N`. Their text maps
-    /// to the part's first byte, as base64's does.
-    pub(super) fn tnef(
-        &mut self,
-        data: &[u8],
-        start: usize,
-        path: &str,
-        base: Option<&str>,
-    ) {
-        let w = where_(path);
-        let t = tnef::parse(data);
-        for p in &t.problems {
-            self.warn(format!("{w}: {p}"));
-        }
-        let emit = |walker: &mut Self,
-                    html: bool,
-                    bytes: &[u8],
-                    enc: Option<&'static encoding_rs::Encoding>,
-                    part: String| {
-            let charset = Charset::Whatwg(enc.unwrap_or(WINDOWS_1252));
-            let conv = convert(bytes, charset, false);
-            (walker.each)(
-                &walker.parsed,
-                Piece {
-                    source: if html {
-                        PieceKind::Html
-                    } else {
-                        PieceKind::Text
-                    },
-                    part,
-                    decoded: Decoded::Tnef,
-                    text: conv.text,
-                    map: OffsetMap::constant(start),
-                    base: base.map(str::to_string),
-                    content_type: if html {
-                        "text/html"
-                    } else {
-                        "text/plain"
-                    }
-                    .to_string(),
-                },
-            );
-        };
-        if let Some(body) = &t.body {
-            emit(self, false, body.as_bytes(), Some(UTF_8), path.to_string());
-        }
-        if let Some((html, enc)) = &t.html {
-            emit(self, true, html, *enc, path.to_string());
-        }
-        if let Some(compressed) = &t.rtf {
-            // LZFu gives at most 17 bytes for every 2 of input.
-            let limit =
-                compressed.len().saturating_mul(9).saturating_add(4096);
-            match rtf::decompress(compressed, limit) {
-                Ok(raw) => {
-                    let text = rtf::to_text(&raw);
-                    let html = rtf::is_html(&raw);
-                    emit(
-                        self,
-                        html,
-                        text.as_bytes(),
-                        Some(UTF_8),
-                        path.to_string(),
-                    );
-                }
-                Err(e) => self.warn(format!("{w}: {e}")),
-            }
-        }
-        for (k, a) in t.attachments.iter().enumerate() {
-            let kind = a.kind();
-            if kind.is_none() && !self.opts.attachments {
-                continue;
-            }
-            let part = format!(
-                "{}tnef.{}",
-                if path.is_empty() {
-                    String::new()
-                } else {
-                    format!("{path}.")
-                },
-                k + 1
-            );
-            let enc = std::str::from_utf8(&a.data).is_ok().then_some(UTF_8);
-            emit(self, kind == Some(true), &a.data, enc, part);
         }
     }
 
@@ -851,6 +741,214 @@ impl<'a> Walker<'a, '_> {
         }
         let (s, e) = split.epilogue;
         self.outside_parts(start + s, start + e, path, "epilogue", base);
+    }
+
+    /// A part that is a TNEF stream (`winmail.dat`, see
+    /// [`crate::mail::tnef`]: declared `application/ms-tnef` or
+    /// `application/vnd.ms-tnef`, named `winmail.dat`, or starting with
+    /// TNEF's signature) or an Outlook message (see
+    /// [`crate::mail::outlook`]: declared `application/vnd.ms-outlook`,
+    /// named `*.msg`, or a compound file that holds a message), decoded.
+    fn container(
+        &mut self,
+        info: &Info,
+        ct: &str,
+        start: usize,
+        end: usize,
+        path: &str,
+    ) -> Option<Container> {
+        let body = self.raw.get(start..end).unwrap_or(&[]);
+        let transfer = info.transfer.as_deref().unwrap_or("");
+        let name =
+            info.params.get("name").unwrap_or_default().to_ascii_lowercase();
+        let tnef_declared =
+            matches!(ct, "application/ms-tnef" | "application/vnd.ms-tnef")
+                || name == "winmail.dat";
+        let msg_declared =
+            ct == "application/vnd.ms-outlook" || name.ends_with(".msg");
+        let decode = |b: &[u8]| match transfer {
+            "base64" => decode_base64(&b[..base64_extent(b)]).0,
+            "quoted-printable" => decode_qp(b, 0).0,
+            _ => b.to_vec(),
+        };
+        // The first bytes alone (16 base64 characters hold 12).
+        let head = decode(&body[..body.len().min(64)]);
+        let (tnef_sig, cfb_sig) = (
+            head.starts_with(&tnef::SIGNATURE),
+            head.starts_with(&outlook::SIGNATURE),
+        );
+        if !(tnef_declared || msg_declared || tnef_sig || cfb_sig) {
+            return None;
+        }
+        let data = decode(body);
+        let w = where_(path);
+        if data.starts_with(&tnef::SIGNATURE) {
+            return Some(Container::Tnef(data));
+        }
+        if data.starts_with(&outlook::SIGNATURE) {
+            match outlook::parse(&data) {
+                Ok(m) => return Some(Container::Outlook(Box::new(m))),
+                // Other compound files (Word, Excel) are attachments like
+                // any other.
+                Err(e) if msg_declared => self.warn(format!("{w}: {e}")),
+                Err(_) => {}
+            }
+            return None;
+        }
+        if tnef_declared || msg_declared {
+            let what =
+                if tnef_declared { "TNEF" } else { "an Outlook message" };
+            self.warn(format!(
+                "{w}: declared {what} but has no signature of one"
+            ));
+        }
+        None
+    }
+
+    /// The bodies of TNEF data `data` (a part starting at `start`) and
+    /// its attached files, as [`Walker::rich`] gives them.
+    pub(super) fn tnef(
+        &mut self,
+        data: &[u8],
+        start: usize,
+        path: &str,
+        base: Option<&str>,
+    ) {
+        let t = tnef::parse(data);
+        self.rich(&t, Decoded::Tnef, start, path, "tnef", base);
+    }
+
+    /// An Outlook message `data` (a part starting at `start`, or a `.msg`
+    /// file): its Internet header's fields, bodies and attached files as
+    /// [`Walker::rich`] gives them, and its attached messages as parts
+    /// `PATH.msg.N`, `depth` levels down.
+    pub(super) fn outlook(
+        &mut self,
+        data: &[u8],
+        start: usize,
+        path: &str,
+        base: Option<&str>,
+    ) {
+        match outlook::parse(data) {
+            Ok(m) => self.outlook_message(&m, start, path, base),
+            Err(e) => {
+                let w = where_(path);
+                self.warn(format!("{w}: {e}"));
+            }
+        }
+    }
+
+    fn outlook_message(
+        &mut self,
+        m: &outlook::Msg,
+        start: usize,
+        path: &str,
+        base: Option<&str>,
+    ) {
+        if path.is_empty() && self.parsed.message_id.is_none() {
+            self.parsed.message_id = m.message_id.clone();
+        }
+        if let Some(h) = &m.headers {
+            for (name, value) in outlook::header_fields(h) {
+                (self.each)(
+                    &self.parsed,
+                    Piece {
+                        source: PieceKind::Header(name),
+                        part: path.to_string(),
+                        decoded: Decoded::Outlook,
+                        text: value,
+                        map: OffsetMap::constant(start),
+                        base: base.map(str::to_string),
+                        content_type: "message/rfc822".to_string(),
+                    },
+                );
+            }
+        }
+        self.rich(&m.rich, Decoded::Outlook, start, path, "msg", base);
+        for (k, inner) in &m.embedded {
+            let part = format!("{}msg.{}", prefix(path), k + 1);
+            self.outlook_message(inner, start, &part, base);
+        }
+    }
+
+    /// The bodies of a message read out of TNEF or an Outlook file, each
+    /// scanned, and its attached files that hold text (all of them with
+    /// [`MimeOptions::attachments`]), as parts `PATH.KIND.N`: the bodies
+    /// with the part's path. Their text maps to the part's first byte,
+    /// as base64's does.
+    fn rich(
+        &mut self,
+        t: &tnef::Tnef,
+        decoded: Decoded,
+        start: usize,
+        path: &str,
+        kind_name: &str,
+        base: Option<&str>,
+    ) {
+        let w = where_(path);
+        for p in &t.problems {
+            self.warn(format!("{w}: {p}"));
+        }
+        let emit = |walker: &mut Self,
+                    html: bool,
+                    bytes: &[u8],
+                    enc: Option<&'static encoding_rs::Encoding>,
+                    part: String| {
+            let charset = Charset::Whatwg(enc.unwrap_or(WINDOWS_1252));
+            let conv = convert(bytes, charset, false);
+            let (source, ct) = if html {
+                (PieceKind::Html, "text/html")
+            } else {
+                (PieceKind::Text, "text/plain")
+            };
+            (walker.each)(
+                &walker.parsed,
+                Piece {
+                    source,
+                    part,
+                    decoded,
+                    text: conv.text,
+                    map: OffsetMap::constant(start),
+                    base: base.map(str::to_string),
+                    content_type: ct.to_string(),
+                },
+            );
+        };
+        if let Some(body) = &t.body {
+            emit(self, false, body.as_bytes(), Some(UTF_8), path.to_string());
+        }
+        if let Some((html, enc)) = &t.html {
+            emit(self, true, html, *enc, path.to_string());
+        }
+        if let Some(compressed) = &t.rtf {
+            // LZFu gives at most 17 bytes for every 2 of input.
+            let limit =
+                compressed.len().saturating_mul(9).saturating_add(4096);
+            match rtf::decompress(compressed, limit) {
+                // RTF that only wraps the HTML or the plain body that is
+                // there too ([MS-OXRTFEX]) would give their URLs twice.
+                Ok(raw)
+                    if (rtf::is_html(&raw) && t.html.is_some())
+                        || (rtf::is_from_text(&raw) && t.body.is_some()) => {}
+                Ok(raw) => {
+                    let text = rtf::to_text(&raw);
+                    let html = rtf::is_html(&raw);
+                    let part = path.to_string();
+                    emit(self, html, text.as_bytes(), Some(UTF_8), part);
+                }
+                Err(e) => self.warn(format!("{w}: {e}")),
+            }
+        }
+        for (k, a) in t.attachments.iter().enumerate() {
+            let kind = a.kind();
+            if a.data.is_empty() || (kind.is_none() && !self.opts.attachments)
+            {
+                continue;
+            }
+            let part = format!("{}{kind_name}.{}", prefix(path), k + 1);
+            let enc = std::str::from_utf8(&a.data).is_ok().then_some(UTF_8);
+            emit(self, kind == Some(true), &a.data, enc, part);
+        }
     }
 
     /// Past [`MimeOptions::max_parts`]: the rest of the multipart or
