@@ -1799,7 +1799,10 @@ mod memory {
     fn many_files_do_not_accumulate() {
         // 60,000 files with names of about 250 bytes, which the search
         // held to its end when it kept every input's name: peak RSS was
-        // 24 MiB. With names dropped after the merge it is 7.5 MiB.
+        // 24 MiB. With names dropped after the merge it is 7.5 MiB in a
+        // release build and about 14 MiB in the unoptimized build that
+        // `cargo test` runs (larger code); the names kept would add about
+        // 16 MiB to either.
         let d = tempfile::tempdir().unwrap();
         let long = "n".repeat(230);
         for i in 0..60 {
@@ -1824,7 +1827,7 @@ mod memory {
         };
         assert_eq!(code, Some(1), "no URL, exit 1");
         assert!(peak > 0, "VmHWM not read");
-        assert!(peak < 14 << 10, "peak RSS {peak} KiB");
+        assert!(peak < 20 << 10, "peak RSS {peak} KiB");
     }
 
     /// The memory bound of mail stated in the README and DESIGN.md: 32 MiB and 20

@@ -106,6 +106,8 @@ def test_fields_and_to_dict_match_the_cli(tmp_path):
         "mail/spamassassin-spam-utf16.eml",
         "news/20news-test-sci.space-61448.txt",
         "logs/elastic-apache_logs.lines-0001-0200.log",
+        "tnef/unicode-mapi-attr-name.tnef",
+        "msg/spamscope-mail_outlook_1.msg",
     ],
 )
 def test_scan_file_equals_the_cli(name):
@@ -123,6 +125,18 @@ def test_mail_hits_carry_provenance():
     assert {h.source for h in hits} <= {"header", "text", "html-attr", "html-text"}
     headers = [h for h in hits if h.source == "header"]
     assert headers and all(h.header for h in headers)
+
+
+def test_find_reads_outlook_formats():
+    raw = (CORPORA / "msg" / "strangeDate.msg").read_bytes()
+    assert urlx.find(raw) == []  # binary text: nothing
+    hits = urlx.find(raw, format="msg")
+    assert hits and all(h.decoded == "msg" for h in hits)
+    assert urlx.find(raw, format="auto") == hits
+    tnef = (CORPORA / "tnef" / "long-filename.tnef").read_bytes()
+    assert [h.url for h in urlx.find(tnef, format="tnef")] == [
+        "mailto:msimpson@numega.com"
+    ]
 
 
 def test_find_reads_mail_when_told():
