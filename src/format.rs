@@ -95,7 +95,9 @@ impl InputFormat {
 /// starts with a `WARC/1.` (or `WARC/0.`) version line; an MMDF mailbox
 /// with a line of four `^A` bytes; a Babyl file with `BABYL OPTIONS:`; a
 /// TNEF file with TNEF's signature (`78 9F 3E 22`); an Outlook message
-/// with an OLE compound file's (`D0 CF 11 E0`...); an mbox starts
+/// with an OLE compound file's (`D0 CF 11 E0`...) and, in the first
+/// bytes, the directory entry of a message property (a Word or Excel
+/// file stays binary text); an mbox starts
 /// with a `From ` line that looks like a separator (sender and date,
 /// see `mbox`), not with text such as `From the README: ...`; a
 /// message or news article with header fields (`Name: value`, the
@@ -108,7 +110,7 @@ pub fn detect(head: &[u8]) -> InputFormat {
     if head.starts_with(&crate::mail::tnef::SIGNATURE) {
         return InputFormat::Tnef;
     }
-    if head.starts_with(&crate::mail::outlook::SIGNATURE) {
+    if crate::mail::outlook::is_msg_head(head) {
         return InputFormat::Msg;
     }
     let first = head.split(|&b| b == b'\n').next().unwrap_or(&[]);

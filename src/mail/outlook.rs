@@ -31,6 +31,14 @@ use super::tnef::{Attachment, Tnef};
 pub(crate) const SIGNATURE: [u8; 8] =
     [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
 
+/// Whether the first bytes of an input are those of an Outlook message:
+/// a compound file whose directory, near its start as Outlook writes it,
+/// names a message property stream (`__substg1.0_` in UTF-16).
+pub(crate) fn is_msg_head(head: &[u8]) -> bool {
+    const NAME: &[u8] = b"_\0_\0s\0u\0b\0s\0t\0g\x001\0.\x000\0_\0";
+    head.starts_with(&SIGNATURE) && memchr::memmem::find(head, NAME).is_some()
+}
+
 /// Attached messages read inside one another, at most.
 pub(crate) const MAX_DEPTH: usize = 8;
 
@@ -271,6 +279,17 @@ mod tests {
             }
             let _ = parse(&d);
         }
+    }
+
+    #[test]
+    fn recognised_by_the_first_bytes() {
+        let data = sample();
+        assert!(is_msg_head(&data[..4096]));
+        // A compound file without message properties near its start.
+        let mut other = data[..4096].to_vec();
+        other[512..].fill(0);
+        assert!(!is_msg_head(&other));
+        assert!(!is_msg_head(b"\xD0\xCF"));
     }
 
     #[test]
