@@ -281,6 +281,77 @@ mod tests {
         }
     }
 
+    /// A compound file written here: a message with a UTF-16 body and
+    /// one attachment that is a message with a body of its own, and that
+    /// attaches a message in turn, `levels` deep in all.
+    fn nested(levels: usize) -> Vec<u8> {
+        use std::io::Write;
+        let mut cf =
+            cfb::CompoundFile::create(Cursor::new(Vec::new())).unwrap();
+        let utf16 = |s: &str| -> Vec<u8> {
+            s.encode_utf16().flat_map(u16::to_le_bytes).collect()
+        };
+        let mut dir = String::new();
+        for level in 0..levels {
+            let body = format!("level {level}: http://l{level}.example/\0");
+            let mut st = cf
+                .create_stream(format!("{dir}/__substg1.0_1000001F"))
+                .unwrap();
+            st.write_all(&utf16(&body)).unwrap();
+            drop(st);
+            if level + 1 < levels {
+                let att = format!("{dir}/__attach_version1.0_#00000000");
+                cf.create_storage(&att).unwrap();
+                let mut name = cf
+                    .create_stream(format!("{att}/__substg1.0_3707001F"))
+                    .unwrap();
+                name.write_all(&utf16("inner.msg")).unwrap();
+                drop(name);
+                dir = format!("{att}/__substg1.0_3701000D");
+                cf.create_storage(&dir).unwrap();
+            }
+        }
+        cf.flush().unwrap();
+        cf.into_inner().into_inner()
+    }
+
+    #[test]
+    fn attached_messages_are_read_to_a_depth() {
+        let m = parse(&nested(3)).unwrap();
+        assert_eq!(
+            m.rich.body.as_deref(),
+            Some("level 0: http://l0.example/")
+        );
+        let (k, inner) = &m.embedded[0];
+        assert_eq!(*k, 0);
+        assert_eq!(
+            inner.rich.body.as_deref(),
+            Some("level 1: http://l1.example/")
+        );
+        assert_eq!(
+            inner.embedded[0].1.rich.body.as_deref(),
+            Some("level 2: http://l2.example/")
+        );
+        // The attachment that holds a message has no data of its own.
+        assert!(m.rich.attachments[0].data.is_empty());
+        // Deeper than MAX_DEPTH: the rest is said, not read.
+        let mut deep = parse(&nested(MAX_DEPTH + 2)).unwrap();
+        let mut seen = 1;
+        let mut problems = Vec::new();
+        loop {
+            problems.append(&mut deep.rich.problems);
+            match deep.embedded.pop() {
+                Some((_, next)) => {
+                    deep = next;
+                    seen += 1;
+                }
+                None => break,
+            }
+        }
+        assert_eq!(seen, MAX_DEPTH);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+    }
+
     #[test]
     fn recognised_by_the_first_bytes() {
         let data = sample();
