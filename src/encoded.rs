@@ -139,7 +139,7 @@ fn searcher() -> &'static (AhoCorasick, Vec<Pattern>) {
 
 /// The encoded URLs whose trigger lies in `hay[from..to]`, in order, as
 /// candidates of their own (`encoded` set, `cleaned` holding the decoded
-/// URL), delimited with `rules` (defanged forms left out). `hay` should
+/// URL), delimited with `rules`. `hay` should
 /// hold [`SCHEME_MAX`] bytes before `from` and `rules.max_len` after
 /// `to`, as it does for the plain scan.
 pub(crate) fn candidates(
@@ -154,7 +154,6 @@ pub(crate) fn candidates(
         return out;
     };
     let (ac, kinds) = searcher();
-    let plain = Rules { refang: false, ..rules.clone() };
     let max_len = rules.max_len;
     for m in ac.find_iter(aho_corasick::Input::new(area).range(from..)) {
         let t = m.start();
@@ -169,7 +168,7 @@ pub(crate) fn candidates(
             Pattern::Hex => hex_at(hay, t, max_len),
         };
         let Some(decoded) = found else { continue };
-        if let Some(c) = decoded.candidate(t, &plain) {
+        if let Some(c) = decoded.candidate(t, rules) {
             out.push(c);
         }
     }

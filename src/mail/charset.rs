@@ -509,6 +509,51 @@ fn seven_bit(input: &[u8], cs: Charset) -> (String, OffsetMap, bool, bool) {
     (out, b.finish(0), malformed, unsupported)
 }
 
+/// The encoding of Windows code page `cp` (as TNEF, Outlook and RTF
+/// name the code page of their 8-bit text), for those the Encoding
+/// Standard has; `None` for others (DOS code pages among them).
+pub(super) fn codepage(cp: i64) -> Option<&'static Encoding> {
+    let label: &[u8] = match cp {
+        20127 | 1252 => b"windows-1252",
+        874 => b"windows-874",
+        932 => b"shift_jis",
+        936 => b"gbk",
+        949 => b"euc-kr",
+        950 => b"big5",
+        866 => b"ibm866",
+        1200 => b"utf-16le",
+        1201 => b"utf-16be",
+        1250 => b"windows-1250",
+        1251 => b"windows-1251",
+        1253 => b"windows-1253",
+        1254 => b"windows-1254",
+        1255 => b"windows-1255",
+        1256 => b"windows-1256",
+        1257 => b"windows-1257",
+        1258 => b"windows-1258",
+        10000 => b"macintosh",
+        20866 => b"koi8-r",
+        21866 => b"koi8-u",
+        28591 => b"iso-8859-1",
+        28592 => b"iso-8859-2",
+        28593 => b"iso-8859-3",
+        28594 => b"iso-8859-4",
+        28595 => b"iso-8859-5",
+        28596 => b"iso-8859-6",
+        28597 => b"iso-8859-7",
+        28598 => b"iso-8859-8",
+        28599 => b"iso-8859-9",
+        28603 => b"iso-8859-13",
+        28605 => b"iso-8859-15",
+        50220..=50222 => b"iso-2022-jp",
+        51932 => b"euc-jp",
+        54936 => b"gb18030",
+        65001 => b"utf-8",
+        _ => return None,
+    };
+    Encoding::for_label(label)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

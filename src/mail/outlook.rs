@@ -84,7 +84,7 @@ fn read_message<F: Read + Seek>(
         fixed
             .iter()
             .find(|(i, _)| *i == id)
-            .and_then(|(_, v)| super::rtf::codepage(i64::from(*v)))
+            .and_then(|(_, v)| super::charset::codepage(i64::from(*v)))
     };
     let strings = cp(0x3FFD).unwrap_or(WINDOWS_1252);
     m.headers = string(cf, dir, 0x007D, strings);

@@ -309,7 +309,9 @@ pub(crate) fn to_text(rtf: &[u8]) -> String {
                 };
                 match word {
                     b"ansicpg" => {
-                        if let Some(enc) = num.and_then(codepage) {
+                        if let Some(enc) =
+                            num.and_then(super::charset::codepage)
+                        {
                             encoding = enc;
                         }
                     }
@@ -358,50 +360,6 @@ pub(crate) fn to_text(rtf: &[u8]) -> String {
     }
     flush(&mut pending, &mut out, encoding);
     out
-}
-
-/// The encoding of Windows code page `cp`, for those a message is
-/// written in.
-pub(crate) fn codepage(cp: i64) -> Option<&'static Encoding> {
-    let label: &[u8] = match cp {
-        437 | 850 | 20127 | 1252 => b"windows-1252",
-        874 => b"windows-874",
-        932 => b"shift_jis",
-        936 => b"gbk",
-        949 => b"euc-kr",
-        950 => b"big5",
-        866 => b"ibm866",
-        1200 => b"utf-16le",
-        1201 => b"utf-16be",
-        1250 => b"windows-1250",
-        1251 => b"windows-1251",
-        1253 => b"windows-1253",
-        1254 => b"windows-1254",
-        1255 => b"windows-1255",
-        1256 => b"windows-1256",
-        1257 => b"windows-1257",
-        1258 => b"windows-1258",
-        10000 => b"macintosh",
-        20866 => b"koi8-r",
-        21866 => b"koi8-u",
-        28591 => b"iso-8859-1",
-        28592 => b"iso-8859-2",
-        28593 => b"iso-8859-3",
-        28594 => b"iso-8859-4",
-        28595 => b"iso-8859-5",
-        28596 => b"iso-8859-6",
-        28597 => b"iso-8859-7",
-        28598 => b"iso-8859-8",
-        28599 => b"iso-8859-9",
-        28603 => b"iso-8859-13",
-        28605 => b"iso-8859-15",
-        50220..=50222 => b"iso-2022-jp",
-        51932 => b"euc-jp",
-        54936 => b"gb18030",
-        65001 => b"utf-8",
-        _ => return None,
-    };
-    Encoding::for_label(label)
 }
 
 #[cfg(test)]

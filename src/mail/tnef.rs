@@ -172,7 +172,7 @@ pub(crate) fn parse(data: &[u8]) -> Tnef {
                 let cp = u32::from_le_bytes(
                     value[..4].try_into().unwrap_or_default(),
                 );
-                if let Some(enc) = super::rtf::codepage(i64::from(cp)) {
+                if let Some(enc) = super::charset::codepage(i64::from(cp)) {
                     codepage = enc;
                 }
             }
@@ -200,7 +200,7 @@ pub(crate) fn parse(data: &[u8]) -> Tnef {
                             let cp = u32::from_le_bytes(
                                 p.bytes[..4].try_into().unwrap_or_default(),
                             );
-                            html_cp = super::rtf::codepage(i64::from(cp));
+                            html_cp = super::charset::codepage(i64::from(cp));
                         }
                         _ => {}
                     }

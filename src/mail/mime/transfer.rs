@@ -177,14 +177,11 @@ pub(super) fn url_escape(hex: &[u8], v: u8) -> bool {
 }
 
 pub(super) fn b64_value(c: u8) -> Option<u32> {
-    Some(u32::from(match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        b'/' => 63,
-        _ => return None,
-    }))
+    // MIME's alphabet (RFC 2045 6.8): not the URL-safe `-` and `_`.
+    if matches!(c, b'-' | b'_') {
+        return None;
+    }
+    crate::lex::base64_val(c).map(u32::from)
 }
 
 /// Decodes base64, skipping whitespace and (with a `false` result)
