@@ -27,6 +27,8 @@ and single messages:
   boundary.eml  a multipart whose boundary line is repeated on almost
                 every line (empty parts, 32 MiB)
   header.eml    a 100 MB header field of URLs (folded every 24 bytes)
+  params.eml    a Content-Type of 15 MiB: empty parameters (` ;`) and
+                a million `p=x` parameters
 
 Usage: gen_hostile_mail.py --out /tmp/urlx-bench/hostile [--count 3]
 """
@@ -127,6 +129,10 @@ def main():
         i += 1
     write(o("header.eml"), [header(b"X-Links:"), bytes(value),
                             b"\nbody http://body.example/\n"])
+
+    write(o("params.eml"), [
+        header(b"Content-Type: text/plain"), fill(b" ;", SIZE // 2),
+        fill(b" p=x;", SIZE // 2), b"\n\nbody http://body.example/\n"])
 
 
 if __name__ == "__main__":

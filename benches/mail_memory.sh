@@ -15,14 +15,14 @@ if [ -z "${URLX:-}" ]; then
     cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml"
     URLX=$ROOT/target/release/urlx
 fi
-[ -f "$DIR/header.eml" ] ||
+[ -f "$DIR/params.eml" ] ||
     python3 "$ROOT/benches/gen_hostile_mail.py" --out "$DIR"
 echo "| input | -j | peak MiB | seconds | URLs |"
 echo "|---|---:|---:|---:|---:|"
 for f in dense hits html attrs entities fields qp cp1252 mixed utf16 base64; do
     files+=("$DIR/$f.mbox")
 done
-for f in huge parts parts1m boundary header; do files+=("$DIR/$f.eml"); done
+for f in huge parts parts1m boundary header params; do files+=("$DIR/$f.eml"); done
 for f in "${files[@]}"; do
     for j in $THREADS; do
         /usr/bin/time -f "%M %e" -o "$DIR/time.txt" \

@@ -423,6 +423,23 @@ mod tests {
     }
 
     #[test]
+    fn structured_value_with_many_separators() {
+        // A real spam's Content-Type holds 7,138 `;` in one 14 KB field;
+        // thousands of parameters after them are read up to a limit.
+        let mut v = String::from("text/html ");
+        v.push_str(&" ;".repeat(50_000));
+        v.push_str("; charset=utf-8");
+        for i in 0..5_000 {
+            v.push_str(&format!("; p{i}=x"));
+        }
+        let (main, params) = parse_structured(&v);
+        assert_eq!(main, "text/html");
+        assert_eq!(params.get("charset").as_deref(), Some("utf-8"));
+        assert_eq!(params.get("p0").as_deref(), Some("x"));
+        assert_eq!(params.list.len(), 1024);
+    }
+
+    #[test]
     fn flowed_unwrapping() {
         let input = b"> quoted soft \r\n> more\r\nplain \r\n>not joined\r\n \
             From stuffed \r\nlast\r\n-- \r\nsig\r\n";

@@ -7,6 +7,10 @@ use encoding_rs::{Encoding, UTF_8};
 /// Most RFC 2231 continuation sections joined for one parameter.
 const MAX_SECTIONS: usize = 128;
 
+/// Most `;`-separated segments read from one structured field after
+/// its main value (empty ones aside).
+const MAX_PARAMS: usize = 1024;
+
 /// Parameters of a structured header field, names lowercased.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Params {
@@ -22,15 +26,20 @@ impl Params {
 /// Splits `type/subtype; a=b; c="d"` into the lowercased main value
 /// (whitespace and comments removed) and its parameters.
 pub(super) fn parse_structured(value: &str) -> (String, Params) {
-    let mut segments: Vec<String> = Vec::new();
-    // Each segment is at most the whole value: one allocation each.
-    let mut cur = String::with_capacity(value.len());
+    // Comments are dropped and quoted strings kept as written; the
+    // segments between `;` are ranges of the one copy, so a value of n
+    // bytes costs O(n) however many `;` it holds.
+    let mut text = String::with_capacity(value.len());
+    let mut cuts: Vec<usize> = Vec::new();
+    // Whether the segment read so far is only whitespace: such segments
+    // (`a/b; ;;`) hold no parameter and are dropped as they end.
+    let mut blank = true;
     let mut quoted = false;
     let mut escaped = false;
     let mut comment = 0usize;
     for c in value.chars() {
         if quoted {
-            cur.push(c);
+            text.push(c);
             if escaped {
                 escaped = false;
             } else if c == '\\' {
@@ -51,18 +60,36 @@ pub(super) fn parse_structured(value: &str) -> (String, Params) {
         match c {
             '"' => {
                 quoted = true;
-                cur.push(c);
+                blank = false;
+                text.push(c);
             }
             '(' => comment = 1,
-            ';' => segments.push(std::mem::replace(
-                &mut cur,
-                String::with_capacity(value.len()),
-            )),
-            _ => cur.push(c),
+            ';' if blank && !cuts.is_empty() => {
+                text.truncate(cuts.last().copied().unwrap_or(0));
+            }
+            ';' => {
+                // Joining parameters compares each with the others: past
+                // this many (no real field comes near) the rest is not
+                // read.
+                if cuts.len() == MAX_PARAMS {
+                    break;
+                }
+                cuts.push(text.len());
+                blank = true;
+            }
+            _ => {
+                blank &= c.is_whitespace();
+                text.push(c);
+            }
         }
     }
-    segments.push(cur);
-    let mut iter = segments.into_iter();
+    cuts.push(text.len());
+    let mut from = 0;
+    let mut iter = cuts.iter().map(|&to| {
+        let seg = &text[from..to];
+        from = to;
+        seg
+    });
     let main: String = iter
         .next()
         .unwrap_or_default()
