@@ -188,6 +188,33 @@ mod quick_tests {
     }
 
     #[test]
+    fn finds_dot_segments_at_every_alignment() {
+        let naive = |path: &str| {
+            path.split('/').enumerate().any(|(k, seg)| {
+                (seg == "." || seg == "..") && (k > 0 || path.starts_with('.'))
+            })
+        };
+        for pad in 0..20 {
+            let name = "n".repeat(pad);
+            for tail in
+                ["/./x", "/../x", "/.", "/..", "/.x", "/x.", "/...", "/a.b"]
+            {
+                for s in [
+                    format!("http://h/{name}{tail}"),
+                    format!("http://h/{name}{tail}?q=/./#/../"),
+                    format!("urn:{name}{tail}"),
+                    format!("x:.{name}{tail}"),
+                ] {
+                    let q = quick_check(&s).unwrap_or_else(|| panic!("{s}"));
+                    let path = &s[q.path.0..q.path.1];
+                    assert_eq!(path, Uri::parse(&s).path(), "{s}");
+                    assert_eq!(q.dots, naive(path), "{s}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn leaves_the_rest_to_the_full_check() {
         for s in [
             "http://",
@@ -203,6 +230,10 @@ mod quick_tests {
             "http://h/é",
             "x/y",
             "http://h/|",
+            "http://h/abcdefgh|ijklmnop",
+            "http://h/abcdefg%zzhijklmnop",
+            "http://h/abcdefghijklmno\x7f",
+            "http://h/abcdefgh?ijklmnop#qrstuvwx#y",
         ] {
             assert_eq!(quick_check(s), None, "{s}");
         }
