@@ -29,6 +29,16 @@ pub(crate) const fn is_sub_delim(b: u8) -> bool {
     )
 }
 
+/// Where `needle`, a short literal, first occurs in `hay`, which is
+/// short too (a header field, a line): a search for its first byte and a
+/// comparison there, without the set-up of a substring searcher, which
+/// costs more than such a search.
+pub(crate) fn find_short(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let (&first, rest) = needle.split_first()?;
+    memchr::memchr_iter(first, hay)
+        .find(|&i| hay.get(i + 1..).is_some_and(|t| t.starts_with(rest)))
+}
+
 /// The value of a hex digit (RFC 3986 2.1: HEXDIG, any case).
 pub(crate) fn hex_val(b: u8) -> Option<u8> {
     match b {
@@ -109,4 +119,29 @@ pub(crate) fn char_before(hay: &[u8], end: usize) -> Option<char> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_short;
+
+    #[test]
+    fn find_short_agrees_with_memmem() {
+        let hays: [&[u8]; 7] =
+            [b"", b"=", b"=?", b"a=b=?c", b"?=?=", b":/:// x", b"=?="];
+        for hay in hays {
+            for needle in [&b"=?"[..], b"?=", b"://", b"=", b""] {
+                let want = if needle.is_empty() {
+                    None
+                } else {
+                    memchr::memmem::find(hay, needle)
+                };
+                assert_eq!(
+                    find_short(hay, needle),
+                    want,
+                    "{hay:?} {needle:?}"
+                );
+            }
+        }
+    }
 }

@@ -3,6 +3,7 @@
 //! declared so, and base64.
 
 use super::params::*;
+use crate::lex::find_short;
 use crate::mail::offsets::{MapBuilder, OffsetMap};
 use memchr::memmem;
 
@@ -101,10 +102,8 @@ pub(super) fn url_run_continues(bytes: &[u8], open: bool) -> bool {
         matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'\'' | b'<' | b'>')
     };
     match bytes.iter().rposition(stop) {
-        Some(d) => {
-            memmem::find(bytes.get(d..).unwrap_or(&[]), b"://").is_some()
-        }
-        None => open || memmem::find(bytes, b"://").is_some(),
+        Some(d) => find_short(bytes.get(d..).unwrap_or(&[]), b"://").is_some(),
+        None => open || find_short(bytes, b"://").is_some(),
     }
 }
 

@@ -71,7 +71,7 @@ impl Default for MimeOptions {
 /// reject looks at into a letter, digit or `/`.
 fn may_hold_scheme(raw: &[u8]) -> bool {
     !raw.is_ascii()
-        || memchr::memmem::find(raw, b"=?").is_some()
+        || crate::lex::find_short(raw, b"=?").is_some()
         || memchr::memchr_iter(b':', raw)
             .any(|i| crate::scan::plausible(raw, i))
 }

@@ -4,11 +4,11 @@
 use super::params::*;
 use super::transfer::*;
 use crate::hit::Decoded;
+use crate::lex::find_short;
 use crate::mail::charset::{Charset, feed, to_utf8};
 use crate::mail::offsets::{MapBuilder, OffsetMap};
 use crate::sanitize::excerpt;
 use encoding_rs::{Decoder, Encoding, UTF_8, WINDOWS_1252};
-use memchr::memmem;
 
 /// Longest RFC 2047 encoded word accepted (the RFC says 75).
 const MAX_ENCODED_WORD: usize = 2048;
@@ -47,7 +47,7 @@ pub(super) fn parse_word(v: &[u8], at: usize) -> Option<Word<'_>> {
     };
     let p0 = q1 + 3;
     let tail = rest.get(p0..)?;
-    let close = memmem::find(tail, b"?=")?;
+    let close = find_short(tail, b"?=")?;
     let payload = tail.get(..close)?;
     if payload.iter().any(|&c| c == b' ' || c == b'\t') {
         return None;
@@ -79,7 +79,7 @@ pub(super) fn decode_words(
     // An open run of adjacent encoded words in one charset.
     let mut run: Option<(&'static Encoding, Decoder, Vec<u8>)> = None;
     while i < v.len() {
-        let Some(p) = memmem::find(v.get(i..).unwrap_or(&[]), b"=?") else {
+        let Some(p) = find_short(v.get(i..).unwrap_or(&[]), b"=?") else {
             break;
         };
         let at = i + p;
