@@ -827,10 +827,8 @@ impl Scanner<'_, '_> {
         let name = self.b.get(a.name.0..a.name.1).unwrap_or_default();
         let Some((vs, ve)) = a.value else { return false };
         name.eq_ignore_ascii_case(b"http-equiv")
-            && clean(&decode_attr_entities(
-                self.html.get(vs..ve).unwrap_or(""),
-            ))
-            .eq_ignore_ascii_case("refresh")
+            && clean(decode_attr_entities(self.html.get(vs..ve).unwrap_or("")))
+                .eq_ignore_ascii_case("refresh")
     }
 
     /// Reports the raw value `html[s..e]` as a link.
@@ -847,7 +845,7 @@ impl Scanner<'_, '_> {
             s += 1;
         }
         let raw = self.html.get(s..e).unwrap_or("");
-        let value = clean(&decode_attr_entities(raw));
+        let value = clean(decode_attr_entities(raw));
         if value.is_empty() {
             return;
         }
@@ -931,12 +929,15 @@ fn is_xmlns(name: &[u8]) -> bool {
         && matches!(name.get(5), None | Some(b':'))
 }
 
-/// Trims C0 controls and spaces and removes inner tabs and newlines.
-fn clean(v: &str) -> String {
-    v.trim_matches(|c: char| c <= ' ')
-        .chars()
-        .filter(|&c| !matches!(c, '\t' | '\n' | '\r'))
-        .collect()
+/// Trims C0 controls and spaces and removes inner tabs and newlines, in
+/// place (a decoded value needs no second allocation).
+fn clean(mut v: String) -> String {
+    let end = v.trim_end_matches(|c: char| c <= ' ').len();
+    v.truncate(end);
+    let start = v.len() - v.trim_start_matches(|c: char| c <= ' ').len();
+    v.drain(..start);
+    v.retain(|c| !matches!(c, '\t' | '\n' | '\r'));
+    v
 }
 
 /// The offset of the end tag `</name` (followed by whitespace, `/` or `>`)
@@ -1228,6 +1229,18 @@ fn lookup(name: &[u8]) -> Option<(char, bool)> {
 mod tests {
     use super::*;
     use std::time::{Duration, Instant};
+
+    #[test]
+    fn clean_trims_and_drops_line_breaks() {
+        for (v, want) in [
+            (" \u{1}http://a/\tb\n c\r\n\u{0} ", "http://a/b c"),
+            ("http://a/", "http://a/"),
+            ("\t\n ", ""),
+            ("é\u{a0}", "é\u{a0}"),
+        ] {
+            assert_eq!(clean(v.to_string()), want, "{v:?}");
+        }
+    }
 
     fn values(s: &HtmlScan) -> Vec<(&str, &str, &str)> {
         s.links
