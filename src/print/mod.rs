@@ -190,14 +190,33 @@ pub struct Printer<W> {
     /// (escaped, with the separator): every hit of a file repeats it.
     /// (Both empty before the first.)
     named: (String, Vec<u8>),
+    /// Whether each hit is printed as its URL alone, as written: no
+    /// option changes what is printed or which hits are.
+    plain: bool,
 }
 
 impl<W: Write> Printer<W> {
     /// A printer writing to `out`.
     pub fn new(out: W, opts: PrintOptions) -> Printer<W> {
+        let o = &opts;
+        let plain = o.format == OutputFormat::Standard
+            && !(o.with_filename
+                || o.line_number
+                || o.column
+                || o.byte_offset
+                || o.resolved
+                || o.unique
+                || o.normalize
+                || o.ascii
+                || o.unwrap
+                || o.warnings
+                || o.message_id)
+            && o.max_count.is_none()
+            && o.sources.is_none();
         Printer {
             out,
             opts,
+            plain,
             seen: HashSet::new(),
             seen_in: 0,
             tally: HashMap::new(),
@@ -351,6 +370,14 @@ impl<W: Write> Printer<W> {
 
 impl<W: Write> Sink for Printer<W> {
     fn hit(&mut self, input: &InputInfo, hit: &Hit) -> io::Result<bool> {
+        if self.plain && hit.printable && hit.extras.is_none() {
+            // The common case: a valid absolute URL, printed as written
+            // (what the general path below prints for it).
+            self.printed += 1;
+            self.count += 1;
+            self.out.write_all(hit.url().as_bytes())?;
+            return self.out.write_all(b"\n").map(|()| true);
+        }
         let mut codes = Vec::new();
         if !self.wanted(hit, &mut codes)
             || self.opts.max_count.is_some_and(|m| self.count >= m)
