@@ -3,8 +3,8 @@
 //! end a scheme with the built-in rules: a `:` followed by `/`, or one
 //! after the last two letters of a scheme recognised without `//` (`to:`
 //! of `mailto:`, in any case). This is the crate's only `unsafe` code:
-//! unaligned vector loads, each within the slice, as the comment at each
-//! says.
+//! unaligned vector loads, each within the slice (a masked load where
+//! the slice is shorter than a vector), as the comment at each says.
 //!
 //! Every colon `delimit` can accept with the built-in schemes is kept
 //! (a scheme used with `//` has its colon before `/`; one without ends
@@ -14,6 +14,10 @@
 //! its cost does not depend on how many colons or letters the text
 //! holds: every 64 bytes (32 with AVX2) take the same few vector
 //! operations.
+//!
+//! The same AVX-512 table lookup classifies the bytes of a URL of up to
+//! 64 bytes for the validation fast path ([`byte_classes`]): one masked
+//! load, two byte permutes, a mask per class.
 
 #![allow(unsafe_code)]
 
@@ -407,6 +411,68 @@ impl Sieve {
         }
         (i.min(to), n)
     }
+}
+
+/// The classes of up to 64 bytes at once, for the validation fast path
+/// (`validate::fast`): for each class `j` of 16, the positions of the
+/// bytes `b` of `bytes` with bit `j % 8` set in `tables[j / 8][b]`, as
+/// a bit mask (bit `k` for `bytes[k]`); and the positions of the bytes
+/// of 0x80 or more (in no class). `None` for more than 64 bytes or
+/// where the CPU lacks the AVX-512 instructions of the wide loop.
+pub(crate) fn byte_classes(
+    bytes: &[u8],
+    tables: &[[u8; 128]; 2],
+) -> Option<([u64; 16], u64)> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if bytes.len() <= 64 && wide() {
+            // SAFETY: `wide()` says the CPU has AVX-512F, AVX-512BW and
+            // AVX-512VBMI.
+            return Some(unsafe { classes_avx512(bytes, tables) });
+        }
+    }
+    let _ = (bytes, tables);
+    None
+}
+
+/// Whether the CPU has the wide loop's instructions (checked once).
+#[cfg(target_arch = "x86_64")]
+fn wide() -> bool {
+    static WIDE: OnceLock<bool> = OnceLock::new();
+    *WIDE.get_or_init(avx512)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn classes_avx512(bytes: &[u8], tables: &[[u8; 128]; 2]) -> ([u64; 16], u64) {
+    use std::arch::x86_64::*;
+    debug_assert!(bytes.len() <= 64);
+    let n = bytes.len();
+    let valid = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    // SAFETY: a masked load reads only the bytes its mask selects, the
+    // `n` bytes of `bytes` (AVX-512 suppresses faults on the others);
+    // the tables are 64-byte loads at 0 and 64 of 128-byte arrays.
+    let (v, t0lo, t0hi, t1lo, t1hi) = unsafe {
+        let (a, b) = (tables[0].as_ptr(), tables[1].as_ptr());
+        (
+            _mm512_maskz_loadu_epi8(valid, bytes.as_ptr().cast()),
+            _mm512_loadu_si512(a.cast()),
+            _mm512_loadu_si512(a.add(64).cast()),
+            _mm512_loadu_si512(b.cast()),
+            _mm512_loadu_si512(b.add(64).cast()),
+        )
+    };
+    // The permute reads an index's low seven bits: a byte of 0x80 or
+    // more looks up an ASCII one, and is reported apart.
+    let c0 = _mm512_permutex2var_epi8(t0lo, v, t0hi);
+    let c1 = _mm512_permutex2var_epi8(t1lo, v, t1hi);
+    let mut out = [0u64; 16];
+    for (j, m) in out.iter_mut().enumerate() {
+        let c = if j < 8 { c0 } else { c1 };
+        let bit = _mm512_set1_epi8((1u8 << (j % 8)) as i8);
+        *m = _mm512_test_epi8_mask(c, bit) & valid;
+    }
+    (out, _mm512_movepi8_mask(v) & valid)
 }
 
 /// The index of a pair of lower-case letters in [`Sieve::pairs`].
