@@ -96,6 +96,8 @@ pub mod mail;
 mod scan;
 // The SIMD sieve that keeps the colons a scheme can end at.
 mod sieve;
+#[cfg(test)]
+mod testing;
 // Stage 2: URL extent in context (Appendix E).
 mod delimit;
 // Stages 1-2 for URLs without a scheme: www., ftp., e-mail addresses

@@ -114,3 +114,14 @@ pub fn urlx_stdin(args: &[&str], stdin: &str) -> Run {
 pub fn urlx_at(dir: &Path, args: &[&str]) -> Run {
     urlx_in(Some(dir), args, None)
 }
+
+/// A xorshift64 generator (Marsaglia 2003) from `seed` (not zero): the
+/// repeatable pseudo-random numbers of the tests that try many inputs.
+pub fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}

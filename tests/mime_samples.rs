@@ -377,13 +377,7 @@ fn mutations_never_panic() {
         "cpython-msg_42.eml",
         "spamscope-malformed_2.eml",
     ];
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = crate::common::xorshift(0x9e37_79b9_7f4a_7c15u64);
     let specials = b"=?\r\n-:;\"<>\\* \t\x80\xff";
     for name in names {
         let orig = sample(name);

@@ -333,13 +333,7 @@ fn measure_lookup_speed() {
         (0x1F300, 0x1F6FF, 4),
     ];
     let total: u64 = BLOCKS.iter().map(|b| b.2).sum();
-    let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = crate::common::xorshift(0x9E37_79B9_7F4A_7C15_u64);
     let mut text = String::new();
     let mut n = 0;
     while n < 1_000_000 {

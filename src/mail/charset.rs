@@ -709,13 +709,7 @@ mod tests {
 
     #[test]
     fn every_charset_maps_inside_its_input() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1du64);
         let alphabet = b"\x1b\x0e\x0f$)(*+ABCGHN~{}\n\r!>Hh:/\x80\xfe\x00";
         let charsets = [
             Charset::Iso2022Kr,

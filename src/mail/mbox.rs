@@ -1100,13 +1100,7 @@ mod tests {
             b"S: y\n",
             b"long line without end ",
         ];
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::testing::xorshift(0x9e37_79b9_7f4a_7c15u64);
         for _ in 0..3000 {
             let n = (next() % 30) as usize;
             let mut input = Vec::new();

@@ -267,13 +267,11 @@ mod tests {
         for cut in (0..data.len()).step_by(data.len() / 200) {
             let _ = parse(&data[..cut]);
         }
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15);
         for _ in 0..200 {
             let mut d = data.clone();
             for _ in 0..4 {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
+                let seed = next();
                 let at = (seed as usize) % d.len();
                 d[at] = (seed >> 40) as u8;
             }

@@ -404,13 +404,7 @@ mod quick_tests {
             "mailto:",
             "news:",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1d_u64);
         let prefixes = ["http://", "https://a.b", "ftp://", "urn:", "x:", ""];
         let mut accepted = 0;
         for _ in 0..200_000 {
