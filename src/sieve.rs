@@ -16,8 +16,9 @@
 //! operations.
 //!
 //! The same AVX-512 table lookup classifies the bytes of a URL of up to
-//! 64 bytes for the validation fast path ([`byte_classes`]): one masked
-//! load, two byte permutes, a mask per class.
+//! 64 bytes for the validation fast path ([`byte_classes`]: one masked
+//! load, two byte permutes, a mask per class), and measures the runs of
+//! URL bytes that delimiting walks ([`ascii_run`]).
 
 #![allow(unsafe_code)]
 
@@ -433,6 +434,44 @@ pub(crate) fn byte_classes(
     }
     let _ = (bytes, tables);
     None
+}
+
+/// How many of the first bytes of `bytes` (at most 64 looked at) are
+/// ASCII bytes `b` with `table[b]` not zero; `None` where the CPU lacks
+/// the AVX-512 instructions of the wide loop.
+pub(crate) fn ascii_run(bytes: &[u8], table: &[u8; 128]) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if wide() {
+            let n = bytes.len().min(64);
+            // SAFETY: `wide()` says the CPU has AVX-512F, AVX-512BW and
+            // AVX-512VBMI.
+            return Some(unsafe { ascii_run_avx512(&bytes[..n], table) });
+        }
+    }
+    let _ = (bytes, table);
+    None
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn ascii_run_avx512(bytes: &[u8], table: &[u8; 128]) -> usize {
+    use std::arch::x86_64::*;
+    debug_assert!(bytes.len() <= 64);
+    let n = bytes.len();
+    let valid = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    // SAFETY: as in `classes_avx512`: a masked load of the `n` bytes,
+    // and 64-byte loads at 0 and 64 of a 128-byte table.
+    let (v, lo, hi) = unsafe {
+        (
+            _mm512_maskz_loadu_epi8(valid, bytes.as_ptr().cast()),
+            _mm512_loadu_si512(table.as_ptr().cast()),
+            _mm512_loadu_si512(table.as_ptr().add(64).cast()),
+        )
+    };
+    let c = _mm512_permutex2var_epi8(lo, v, hi);
+    let inside = _mm512_test_epi8_mask(c, c) & !_mm512_movepi8_mask(v);
+    ((!inside).trailing_zeros() as usize).min(n)
 }
 
 /// Whether the CPU has the wide loop's instructions (checked once).
