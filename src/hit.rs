@@ -4,7 +4,7 @@
 //! in its input).
 
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use crate::data::registry;
 use crate::validate::schemes::{self, Finding, Severity};
@@ -563,7 +563,9 @@ fn has_scheme(url: &str) -> bool {
 /// each.
 #[derive(Clone)]
 pub(crate) struct UrlText {
-    buf: Arc<String>,
+    /// `None` while pending: no shared placeholder, whose count every
+    /// thread would update for every candidate.
+    buf: Option<Arc<String>>,
     start: u32,
     len: u32,
 }
@@ -571,31 +573,33 @@ pub(crate) struct UrlText {
 impl UrlText {
     /// A URL with a buffer of its own.
     pub fn new(s: &str) -> UrlText {
-        UrlText { buf: Arc::new(s.to_owned()), start: 0, len: s.len() as u32 }
+        UrlText {
+            buf: Some(Arc::new(s.to_owned())),
+            start: 0,
+            len: s.len() as u32,
+        }
     }
 
     /// Bytes `start..start + len` of a buffer given later with
     /// [`UrlText::attach`].
     pub fn pending(start: usize, len: usize) -> UrlText {
-        static EMPTY: OnceLock<Arc<String>> = OnceLock::new();
-        let buf = EMPTY.get_or_init(Arc::default).clone();
-        UrlText { buf, start: start as u32, len: len as u32 }
+        UrlText { buf: None, start: start as u32, len: len as u32 }
     }
 
     /// The shared buffer back, when this was the last URL holding it.
     pub fn into_buffer(self) -> Option<String> {
-        Arc::try_unwrap(self.buf).ok()
+        Arc::try_unwrap(self.buf?).ok()
     }
 
     /// Give a pending URL its buffer.
     pub fn attach(&mut self, buf: &Arc<String>) {
-        self.buf = buf.clone();
+        self.buf = Some(buf.clone());
     }
 
-    /// The URL.
+    /// The URL (empty while pending).
     pub fn as_str(&self) -> &str {
         let (s, e) = (self.start as usize, (self.start + self.len) as usize);
-        self.buf.get(s..e).unwrap_or_default()
+        self.buf.as_deref().and_then(|b| b.get(s..e)).unwrap_or_default()
     }
 }
 
