@@ -588,13 +588,18 @@ fn url_prefix_angle(
     colon: usize,
     max_len: usize,
 ) -> Option<Candidate> {
-    let (k, _) = skip_ws_back(hay, s, 64);
-    if k == 0 || hay[k - 1] != b'<' {
-        return None; // a bare `URL:` prefix; the URL after it triggers
-    }
     let mut content = colon + 1;
     while content < hay.len() && content - colon <= 64 && is_ws(hay[content]) {
         content += 1;
+    }
+    // What `angle` would stop at before anything else: looked at first,
+    // so that `<URL:<URL:` repeated costs one look a prefix.
+    if matches!(hay.get(content), Some(b'<' | b'"')) {
+        return None;
+    }
+    let (k, _) = skip_ws_back(hay, s, 64);
+    if k == 0 || hay[k - 1] != b'<' {
+        return None; // a bare `URL:` prefix; the URL after it triggers
     }
     // A doubled prefix (`<URL:URL:news:a.b>`, seen when text is quoted
     // twice) is one prefix.
