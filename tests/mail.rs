@@ -26,6 +26,11 @@ fn json(args: &[&str]) -> Vec<Value> {
         .collect()
 }
 
+/// The `url` of each hit, in order.
+fn urls(hits: &[Value]) -> Vec<&str> {
+    hits.iter().map(|h| h["url"].as_str().unwrap()).collect()
+}
+
 /// The hit whose URL is `url` (the first one).
 fn find<'a>(hits: &'a [Value], url: &str) -> &'a Value {
     hits.iter()
@@ -422,8 +427,7 @@ fn yenc_data_gives_no_url_in_news() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let urls: Vec<&str> =
-        hits.iter().map(|h| h["url"].as_str().unwrap()).collect();
+    let urls = urls(&hits);
     assert_eq!(urls, ["http://before.example/", "http://after.example/"]);
     assert_eq!(hits[1]["line"], 9);
     assert_eq!(hits[1]["column"], 7);
@@ -749,8 +753,7 @@ fn tnef_file_html_body() {
     // A winmail.dat on its own, recognised by its signature.
     let path = sample("tnef/unicode-mapi-attr-name.tnef");
     let hits = json(&[path.to_str().unwrap()]);
-    let urls: Vec<&str> =
-        hits.iter().map(|h| h["url"].as_str().unwrap()).collect();
+    let urls = urls(&hits);
     assert_eq!(urls, tnef_sample_urls());
     assert!(hits.iter().all(|h| h["decoded"] == "tnef" && h["part"] == ""));
     assert_eq!(hits[0]["source"], "html-attr");
@@ -773,8 +776,7 @@ fn tnef_part_of_a_message() {
     let part_start =
         mail.find("Content-Transfer-Encoding: base64\n\n").unwrap() + 35;
     let hits: Vec<Value> = urlx_stdin(&["--json"], &mail).json();
-    let urls: Vec<&str> =
-        hits.iter().map(|h| h["url"].as_str().unwrap()).collect();
+    let urls = urls(&hits);
     let mut want = vec!["http://text.example/".to_string()];
     want.extend(tnef_sample_urls());
     assert_eq!(urls, want);
@@ -811,8 +813,7 @@ const MSG_SAMPLE_URLS: [&str; 13] = [
 fn outlook_msg_file() {
     let path = sample("msg/strangeDate.msg");
     let hits = json(&[path.to_str().unwrap()]);
-    let urls: Vec<&str> =
-        hits.iter().map(|h| h["url"].as_str().unwrap()).collect();
+    let urls = urls(&hits);
     assert_eq!(urls, MSG_SAMPLE_URLS);
     let sources: Vec<&str> =
         hits.iter().map(|h| h["source"].as_str().unwrap()).collect();
@@ -871,8 +872,7 @@ fn outlook_msg_attached() {
         base64(&data)
     );
     let hits: Vec<Value> = urlx_stdin(&["--json"], &mail).json();
-    let urls: Vec<&str> =
-        hits.iter().map(|h| h["url"].as_str().unwrap()).collect();
+    let urls = urls(&hits);
     assert_eq!(urls, MSG_SAMPLE_URLS);
     assert!(hits.iter().all(|h| h["decoded"] == "msg" && h["part"] == "2"));
     // Without a type or name, the compound file's contents tell.
@@ -890,8 +890,7 @@ fn tnef_rtf_body() {
     // quoted header.
     let path = sample("tnef/long-filename.tnef");
     let hits = json(&[path.to_str().unwrap()]);
-    let urls: Vec<&str> =
-        hits.iter().map(|h| h["url"].as_str().unwrap()).collect();
+    let urls = urls(&hits);
     assert_eq!(urls, ["mailto:msimpson@numega.com"]);
     assert_eq!(hits[0]["source"], "text");
     // Forced to text, the file is binary: nothing.

@@ -269,13 +269,7 @@ mod tests {
         }
         let mut next = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15);
         for _ in 0..200 {
-            let mut d = data.clone();
-            for _ in 0..4 {
-                let seed = next();
-                let at = (seed as usize) % d.len();
-                d[at] = (seed >> 40) as u8;
-            }
-            let _ = parse(&d);
+            let _ = parse(&crate::testing::damaged(&data, 4, &mut next));
         }
     }
 

@@ -461,12 +461,7 @@ mod tests {
                 let _ = parse(&data[..cut]);
             }
             for _ in 0..300 {
-                let mut d = data.clone();
-                for _ in 0..8 {
-                    let seed = next();
-                    let at = (seed as usize) % d.len();
-                    d[at] = (seed >> 32) as u8;
-                }
+                let d = crate::testing::damaged(&data, 8, &mut next);
                 let t = parse(&d);
                 if let Some(rtf) = t.rtf {
                     let limit = rtf.len() * 9 + 4096;
