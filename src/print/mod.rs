@@ -51,7 +51,7 @@ pub enum OutputFormat {
 }
 
 /// What to print and how.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PrintOptions {
     /// The output shape.
     pub format: OutputFormat,
@@ -198,21 +198,17 @@ pub struct Printer<W> {
 impl<W: Write> Printer<W> {
     /// A printer writing to `out`.
     pub fn new(out: W, opts: PrintOptions) -> Printer<W> {
-        let o = &opts;
-        let plain = o.format == OutputFormat::Standard
-            && !(o.with_filename
-                || o.line_number
-                || o.column
-                || o.byte_offset
-                || o.resolved
-                || o.unique
-                || o.normalize
-                || o.ascii
-                || o.unwrap
-                || o.warnings
-                || o.message_id)
-            && o.max_count.is_none()
-            && o.sources.is_none();
+        // The options a valid URL printed as written does not depend on
+        // set aside, any other option (one added later too) takes the
+        // general path.
+        let plain = PrintOptions {
+            invalid: false,
+            null: false,
+            color: false,
+            json: false,
+            unique_scope: UniqueScope::All,
+            ..opts.clone()
+        } == PrintOptions::default();
         Printer {
             out,
             opts,
