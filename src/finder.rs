@@ -4,7 +4,7 @@
 //! by mail for the decoded pieces of messages.
 
 use crate::data::registry::SchemeSet;
-use crate::hit::{Candidate, Context, Extras, Hit, Texts, UrlText};
+use crate::hit::{Candidate, Context, Extras, Hit, UrlText};
 use crate::refang;
 use crate::resolve::{normalize_dots, resolve};
 use crate::scan::{ScanRules, scan};
@@ -156,12 +156,11 @@ impl Finder {
         out: &mut Vec<Hit>,
         mut keep: impl FnMut(&Candidate, &mut Hit) -> bool,
     ) {
-        let mut texts = Texts::new(text);
         scan(text, 0, text.len(), &self.rules, |c| {
             if c.too_long {
                 return;
             }
-            let url = texts.get(&c);
+            let url = c.text(text);
             let pending = UrlText::pending(urls.len(), url.len());
             let Some(mut hit) = self.candidate_hit(url, &c, base, pending)
             else {

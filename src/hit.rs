@@ -127,65 +127,15 @@ impl Candidate {
     pub fn text<'h>(&'h self, hay: &'h [u8]) -> &'h str {
         match self.cleaned {
             Some(ref s) => s,
-            // delimit only accepts valid UTF-8 into a candidate.
-            None => std::str::from_utf8(&hay[self.start..self.end])
-                .unwrap_or_default(),
+            // delimit only accepts valid UTF-8 into a candidate; most
+            // URLs are ASCII, told by a cheaper test.
+            None => {
+                let bytes = &hay[self.start..self.end];
+                crate::sieve::ascii_str(bytes)
+                    .or_else(|| std::str::from_utf8(bytes).ok())
+                    .unwrap_or_default()
+            }
         }
-    }
-}
-
-/// The texts of the candidates of one haystack, taken in order
-/// ([`Candidate::text`] for each): where candidates follow one another
-/// closely (URL lists), the UTF-8 check runs once over a window of the
-/// haystack instead of once a candidate.
-pub(crate) struct Texts<'h> {
-    hay: &'h [u8],
-    /// `hay[from..from + window.len()]`, checked.
-    from: usize,
-    window: &'h str,
-    last_end: usize,
-}
-
-impl<'h> Texts<'h> {
-    /// Candidates at most this far apart are read through a window.
-    const NEAR: usize = 256;
-    /// The bytes a window checks at once (more when a URL is longer).
-    const WINDOW: usize = 4096;
-
-    pub(crate) fn new(hay: &'h [u8]) -> Texts<'h> {
-        Texts { hay, from: 0, window: "", last_end: 0 }
-    }
-
-    /// What `c.text(hay)` gives.
-    pub(crate) fn get<'a>(&'a mut self, c: &'a Candidate) -> &'a str
-    where
-        'h: 'a,
-    {
-        if let Some(ref s) = c.cleaned {
-            return s;
-        }
-        let (s, e) = (c.start, c.end);
-        let near = s.saturating_sub(self.last_end) <= Self::NEAR;
-        self.last_end = e;
-        let inside = s >= self.from && e <= self.from + self.window.len();
-        if !inside && near {
-            let to = self.hay.len().min(s.saturating_add(Self::WINDOW).max(e));
-            let bytes = self.hay.get(s..to).unwrap_or_default();
-            self.from = s;
-            self.window = match std::str::from_utf8(bytes) {
-                Ok(t) => t,
-                Err(err) => std::str::from_utf8(&bytes[..err.valid_up_to()])
-                    .unwrap_or_default(),
-            };
-        }
-        if s >= self.from
-            && let Some(t) = self.window.get(s - self.from..e - self.from)
-        {
-            return t;
-        }
-        // Not in a window (a candidate far from the one before, or one
-        // not valid UTF-8): checked alone.
-        c.text(self.hay)
     }
 }
 
@@ -691,39 +641,27 @@ mod tests {
         }
     }
 
-    /// Windows give what each candidate's own check gives: candidates
-    /// near and far, overlapping, out of order, on haystacks with bytes
-    /// that are not UTF-8 and with characters cut at a range's ends.
+    /// A candidate's text is its bytes checked as UTF-8 (the ASCII test
+    /// first): on haystacks with bytes that are not UTF-8 and with
+    /// characters cut at a range's ends, at every length around 64.
     #[test]
-    fn texts_agree_with_each_candidate() {
+    fn text_agrees_with_the_utf8_check() {
         let mut next = crate::testing::xorshift(0x1234_5678_9abc_def1);
         let units: [&[u8]; 6] =
             [b"http://a/", b"x", b"\xc3\xa9", b"\xe2\x82", b"\xff", b" "];
         for round in 0..300 {
             let mut hay = Vec::new();
-            let len = 100 + (next() % 6000) as usize;
-            while hay.len() < len {
+            while hay.len() < 400 {
                 // Mostly ASCII; some rounds with a byte of another kind.
                 let k = if round % 3 == 0 { next() % 6 } else { next() % 2 };
                 hay.extend_from_slice(units[k as usize]);
             }
-            let mut texts = Texts::new(&hay);
-            let mut at = 0;
-            for _ in 0..200 {
-                let step = match next() % 4 {
-                    0 => (next() % 600) as usize,
-                    _ => (next() % 40) as usize,
-                };
-                // Now and then a candidate that starts before the last.
-                let start =
-                    if next().is_multiple_of(10) { at / 2 } else { at + step };
-                let end = start + (next() % 120) as usize;
-                if end > hay.len() {
-                    break;
-                }
+            for _ in 0..100 {
+                let start = (next() % 200) as usize;
+                let end = start + (next() % 140) as usize;
                 let c = candidate(start, end);
-                assert_eq!(texts.get(&c), c.text(&hay), "{start}..{end}");
-                at = start.max(at);
+                let want = std::str::from_utf8(&hay[start..end]);
+                assert_eq!(c.text(&hay), want.unwrap_or_default());
             }
         }
     }

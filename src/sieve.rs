@@ -18,7 +18,8 @@
 //! The same AVX-512 table lookup classifies the bytes of a URL of up to
 //! 64 bytes for the validation fast path ([`byte_classes`]: one masked
 //! load, two byte permutes, a mask per class), and measures the runs of
-//! URL bytes that delimiting walks ([`ascii_run`]).
+//! URL bytes that delimiting walks ([`ascii_run`]); a masked load tells
+//! an ASCII candidate's text ([`ascii_str`]).
 
 #![allow(unsafe_code)]
 
@@ -474,6 +475,36 @@ fn ascii_run_avx512(bytes: &[u8], table: &[u8; 128]) -> usize {
     ((!inside).trailing_zeros() as usize).min(n)
 }
 
+/// `bytes` as text when they are all ASCII (so valid UTF-8 without
+/// the general check, whose set-up costs more than a short URL does):
+/// one masked load and a sign-bit test for up to 64 bytes with AVX-512,
+/// `<[u8]>::is_ascii` otherwise.
+pub(crate) fn ascii_str(bytes: &[u8]) -> Option<&str> {
+    #[cfg(target_arch = "x86_64")]
+    let ascii = if bytes.len() <= 64 && wide() {
+        // SAFETY: `wide()` says the CPU has AVX-512F and AVX-512BW.
+        unsafe { ascii_avx512(bytes) }
+    } else {
+        bytes.is_ascii()
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let ascii = bytes.is_ascii();
+    // SAFETY: ASCII bytes are valid UTF-8.
+    ascii.then(|| unsafe { std::str::from_utf8_unchecked(bytes) })
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn ascii_avx512(bytes: &[u8]) -> bool {
+    use std::arch::x86_64::*;
+    debug_assert!(bytes.len() <= 64);
+    let n = bytes.len();
+    let valid = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    // SAFETY: a masked load of the `n` bytes of the slice.
+    let v = unsafe { _mm512_maskz_loadu_epi8(valid, bytes.as_ptr().cast()) };
+    _mm512_movepi8_mask(v) == 0
+}
+
 /// Whether the CPU has the wide loop's instructions (checked once).
 #[cfg(target_arch = "x86_64")]
 fn wide() -> bool {
@@ -526,6 +557,24 @@ mod tests {
     /// Every colon kept by the exact test, one by one.
     fn by_colon(s: &Sieve, hay: &[u8], from: usize, to: usize) -> Vec<usize> {
         (from..to).filter(|&i| hay[i] == b':' && s.keeps(hay, i)).collect()
+    }
+
+    /// `ascii_str` against `is_ascii` at every length to 130, with one
+    /// byte of 0x80 or more at each place in turn and none at all.
+    #[test]
+    fn ascii_str_agrees_with_is_ascii() {
+        let hay: Vec<u8> = (0..200u8).map(|i| b'!' + i % 90).collect();
+        for len in 0..130 {
+            for at in 0..=len {
+                let mut b = hay[..len].to_vec();
+                if at < len {
+                    b[at] = 0x80 | (at as u8);
+                }
+                let want =
+                    b.is_ascii().then(|| std::str::from_utf8(&b).unwrap());
+                assert_eq!(ascii_str(&b), want, "{len} {at}");
+            }
+        }
     }
 
     #[test]

@@ -47,7 +47,7 @@ use crate::feed::{
 };
 use crate::finder::{Finder, placed};
 use crate::format::{self, Reading};
-use crate::hit::{Hit, Texts, UrlText};
+use crate::hit::{Hit, UrlText};
 use crate::mail;
 use crate::mail::mbox::Message;
 use crate::scan::{ScanRules, scan};
@@ -515,12 +515,11 @@ impl Extractor {
         // for the chunk instead of one per hit).
         let (mut out, mut arena) = self.pool.take();
         let base = self.finder.base();
-        let mut texts = Texts::new(&seg.buf);
         scan(&seg.buf, range.start, range.end, &self.finder.rules, |c| {
             let hit = if c.too_long {
                 None
             } else {
-                let text = texts.get(&c);
+                let text = c.text(&seg.buf);
                 let url = UrlText::pending(arena.len(), text.len());
                 let hit = self.finder.candidate_hit(text, &c, base, url);
                 if hit.is_some() {
