@@ -591,14 +591,25 @@ impl UrlText {
         UrlText { buf: None, start: start as u32, len: len as u32 }
     }
 
-    /// The shared buffer back, when this was the last URL holding it.
-    pub fn into_buffer(self) -> Option<String> {
-        Arc::try_unwrap(self.buf?).ok()
-    }
-
     /// Give a pending URL its buffer.
     pub fn attach(&mut self, buf: &Arc<String>) {
         self.buf = Some(buf.clone());
+    }
+
+    /// Whether the URL waits for its buffer.
+    pub fn is_pending(&self) -> bool {
+        self.buf.is_none()
+    }
+
+    /// Lend a pending URL the buffer in `buf` (moved, not counted), to be
+    /// taken back with [`UrlText::give_back`].
+    pub fn lend(&mut self, buf: &mut Option<Arc<String>>) {
+        self.buf = buf.take();
+    }
+
+    /// Take back the buffer lent by [`UrlText::lend`].
+    pub fn give_back(&mut self, buf: &mut Option<Arc<String>>) {
+        *buf = self.buf.take();
     }
 
     /// The URL (empty while pending).

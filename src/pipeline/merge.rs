@@ -5,6 +5,7 @@
 
 use std::io;
 use std::ops::Range;
+use std::sync::Arc;
 
 use super::pool::Pool;
 use super::scanned::{Found, Scanned, ScannedBatch};
@@ -12,7 +13,7 @@ use super::sink::{InputInfo, Sink, Summary};
 use crate::delimit::{LOOKBACK, after_run};
 use crate::feed::{Feeder, Item};
 use crate::finder::Finder;
-use crate::hit::{Candidate, Hit, UrlText};
+use crate::hit::{Candidate, Hit};
 use crate::scan::{evaluate_any, next_trigger};
 use crate::stream::Segment;
 
@@ -139,9 +140,9 @@ impl Merger<'_> {
                     true
                 }
                 Item::Data { seg, first, binary_at, .. } => {
-                    let parts = outs
-                        .by_ref()
-                        .map(|(r, o)| (r.unwrap_or_default(), o.scanned));
+                    let parts = outs.by_ref().map(|(r, o)| {
+                        (r.unwrap_or_default(), o.scanned, o.urls)
+                    });
                     let go = self.merge_segment(
                         input, &info, &seg, first, binary_at, parts, st, sink,
                     )?;
@@ -162,6 +163,7 @@ impl Merger<'_> {
                             let parts = std::iter::once((
                                 seg.own.clone(),
                                 out.scanned,
+                                out.urls,
                             ));
                             let go = self.merge_segment(
                                 input, &info, &seg, part.first, binary_at,
@@ -201,6 +203,7 @@ impl Merger<'_> {
                             let parts = std::iter::once((
                                 seg.own.clone(),
                                 out.scanned,
+                                out.urls,
                             ));
                             let go = self.merge_segment(
                                 input, &info, &seg, true, binary_at, parts,
@@ -278,7 +281,7 @@ impl Merger<'_> {
         seg: &Segment,
         first: bool,
         binary_at: Option<usize>,
-        parts: impl Iterator<Item = (Range<usize>, Vec<Scanned>)>,
+        parts: impl Iterator<Item = (Range<usize>, Vec<Scanned>, String)>,
         st: &mut MergeState,
         sink: &mut dyn Sink,
     ) -> io::Result<bool> {
@@ -287,23 +290,35 @@ impl Merger<'_> {
             st.start(id);
         }
         st.summary.bytes += seg.own.len() as u64;
-        for (range, spec) in parts {
+        for (range, spec, urls) in parts {
             let mut keep = self.merge(seg, range, spec, &mut st.carry);
-            let mut arena = None;
+            // The chunk's URLs, lent to each of its scan's hits in turn
+            // while the sink sees it: moved in and back, no count changed
+            // per hit (a hit found again by the merge has its own).
+            let mut urls = Some(Arc::new(urls));
             for s in keep.drain(..) {
                 let Some(mut hit) = s.hit else { continue };
+                let lent = hit.url.is_pending();
+                if lent {
+                    hit.url.lend(&mut urls);
+                }
                 if line_numbers {
                     position(seg, s.start, &mut st.carry, &mut hit);
                 }
-                if !st.give(info, &hit, sink)? {
+                let go = st.give(info, &hit, sink)?;
+                if lent {
+                    hit.url.give_back(&mut urls);
+                }
+                if !go {
                     return Ok(false);
                 }
-                arena = Some(hit.url);
             }
             // The chunk's buffers go back to the pool for the next chunk
             // (freeing them would make the allocator hand the pages back
-            // to the kernel and fault them in again, chunk after chunk).
-            self.pool.put(keep, arena.and_then(UrlText::into_buffer));
+            // to the kernel and fault them in again, chunk after chunk);
+            // the URLs unless a sink kept a hit.
+            let urls = urls.and_then(|u| Arc::try_unwrap(u).ok());
+            self.pool.put(keep, urls);
         }
         if line_numbers && !seg.eof {
             end_segment(seg, &mut st.carry);

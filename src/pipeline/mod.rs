@@ -355,10 +355,10 @@ impl Extractor {
         }
         let scan_job = |(i, range): &(usize, Option<Range<usize>>)| {
             match (&batch[*i], range) {
-                (Item::Data { seg, .. }, Some(r)) => Found {
-                    scanned: self.scan_chunk(seg, r.clone()),
-                    ..Found::default()
-                },
+                (Item::Data { seg, .. }, Some(r)) => {
+                    let (scanned, urls) = self.scan_chunk(seg, r.clone());
+                    Found { scanned, urls, ..Found::default() }
+                }
                 (Item::Message { msg, .. }, _) => {
                     let mut out = Found::default();
                     self.message_job(msg, &mut out);
@@ -460,9 +460,10 @@ impl Extractor {
             } else {
                 cut_at_nul(&mut seg, true)
             };
-            let scanned = self.scan_chunk(&seg, seg.own.clone());
+            let (scanned, urls) = self.scan_chunk(&seg, seg.own.clone());
             return Found {
                 scanned,
+                urls,
                 seg: Some(Ok((seg, binary_at))),
                 error,
                 ..Found::default()
@@ -484,13 +485,14 @@ impl Extractor {
         let lookahead = (self.config.max_url_len + LOOKAHEAD_SLACK) as u64;
         match part.read(lookahead, self.config.binary) {
             Ok(PartRead { seg, binary_at, error }) => {
-                let scanned = if seg.own.is_empty() {
-                    Vec::new()
+                let (scanned, urls) = if seg.own.is_empty() {
+                    (Vec::new(), String::new())
                 } else {
                     self.scan_chunk(&seg, seg.own.clone())
                 };
                 Found {
                     scanned,
+                    urls,
                     seg: Some(Ok((seg, binary_at))),
                     error,
                     ..Found::default()
@@ -509,10 +511,15 @@ impl Extractor {
         }
     }
 
-    /// Scan one chunk speculatively and validate what it finds.
-    fn scan_chunk(&self, seg: &Segment, range: Range<usize>) -> Vec<Scanned> {
-        // The URLs of the chunk's hits share one buffer (one allocation
-        // for the chunk instead of one per hit).
+    /// Scan one chunk speculatively and validate what it finds: its
+    /// results, and the buffer their hits' URLs are ranges of (pending:
+    /// one allocation for the chunk instead of one per hit; the merge
+    /// lends it to each hit in turn).
+    fn scan_chunk(
+        &self,
+        seg: &Segment,
+        range: Range<usize>,
+    ) -> (Vec<Scanned>, String) {
         let (mut out, mut arena) = self.pool.take();
         let base = self.finder.base();
         scan(&seg.buf, range.start, range.end, &self.finder.rules, |c| {
@@ -535,11 +542,7 @@ impl Extractor {
                 independent: c.encoded.is_some(),
             });
         });
-        let arena = Arc::new(arena);
-        for hit in out.iter_mut().filter_map(|s| s.hit.as_mut()) {
-            hit.url.attach(&arena);
-        }
-        out
+        (out, arena)
     }
 }
 

@@ -39,6 +39,9 @@ impl ScannedBatch {
 #[derive(Default)]
 pub(super) struct Found {
     pub(super) scanned: Vec<Scanned>,
+    /// For a text chunk: the URLs of the hits of `scanned`, which hold
+    /// ranges of it (pending until the merge lends it to them).
+    pub(super) urls: String,
     /// For messages: their hits, in order.
     pub(super) hits: Vec<Hit>,
     /// For messages: the problems met decoding each (by number).
