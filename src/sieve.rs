@@ -634,5 +634,22 @@ mod tests {
                 }
             }
         }
+        // One colon at every place relative to the vector steps, its
+        // letters before it in the same step or across the step's start,
+        // or a `/` after it.
+        for word in [&b"To:"[..], b"ws:", b"x:/"] {
+            for at in 2..260 {
+                let mut hay = vec![b' '; 400];
+                hay[at - 2..at + 1].copy_from_slice(word);
+                for s in &loops {
+                    for from in [0, 1, 2, 3, 33, 64, 65] {
+                        let mut got = Vec::new();
+                        s.for_each(&hay, from, hay.len(), |i| got.push(i));
+                        let want = by_colon(s, &hay, from, hay.len());
+                        assert_eq!(got, want, "wide {} at {at}", s.wide);
+                    }
+                }
+            }
+        }
     }
 }
