@@ -586,7 +586,7 @@ impl UrlText {
     }
 
     /// Bytes `start..start + len` of a buffer given later with
-    /// [`UrlText::attach`].
+    /// [`UrlText::attach`] or lent with [`UrlText::lend`].
     pub fn pending(start: usize, len: usize) -> UrlText {
         UrlText { buf: None, start: start as u32, len: len as u32 }
     }
@@ -654,7 +654,7 @@ mod tests {
 
     /// A candidate's text is its bytes checked as UTF-8 (the ASCII test
     /// first): on haystacks with bytes that are not UTF-8 and with
-    /// characters cut at a range's ends, at every length around 64.
+    /// characters cut at a range's ends, at random lengths up to 140.
     #[test]
     fn text_agrees_with_the_utf8_check() {
         let mut next = crate::testing::xorshift(0x1234_5678_9abc_def1);

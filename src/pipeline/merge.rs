@@ -300,6 +300,7 @@ impl Merger<'_> {
                 let Some(mut hit) = s.hit else { continue };
                 let lent = hit.url.is_pending();
                 if lent {
+                    debug_assert!(urls.is_some(), "the buffer was given back");
                     hit.url.lend(&mut urls);
                 }
                 if line_numbers {
