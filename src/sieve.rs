@@ -458,21 +458,11 @@ pub(crate) fn ascii_run(bytes: &[u8], table: &[u8; 128]) -> Option<usize> {
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 fn ascii_run_avx512(bytes: &[u8], table: &[u8; 128]) -> usize {
     use std::arch::x86_64::*;
-    debug_assert!(bytes.len() <= 64);
-    let n = bytes.len();
-    let valid = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-    // SAFETY: as in `classes_avx512`: a masked load of the `n` bytes,
-    // and 64-byte loads at 0 and 64 of a 128-byte table.
-    let (v, lo, hi) = unsafe {
-        (
-            _mm512_maskz_loadu_epi8(valid, bytes.as_ptr().cast()),
-            _mm512_loadu_si512(table.as_ptr().cast()),
-            _mm512_loadu_si512(table.as_ptr().add(64).cast()),
-        )
-    };
+    let (v, _) = load_short(bytes);
+    let (lo, hi) = load_table(table);
     let c = _mm512_permutex2var_epi8(lo, v, hi);
     let inside = _mm512_test_epi8_mask(c, c) & !_mm512_movepi8_mask(v);
-    ((!inside).trailing_zeros() as usize).min(n)
+    ((!inside).trailing_zeros() as usize).min(bytes.len())
 }
 
 /// `bytes` as text when they are all ASCII (so valid UTF-8 without
@@ -496,13 +486,39 @@ pub(crate) fn ascii_str(bytes: &[u8]) -> Option<&str> {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
 fn ascii_avx512(bytes: &[u8]) -> bool {
+    std::arch::x86_64::_mm512_movepi8_mask(load_short(bytes).0) == 0
+}
+
+/// The `n` bytes of `bytes` (at most 64) in a vector, the rest zero, and
+/// the mask of their positions.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn load_short(bytes: &[u8]) -> (std::arch::x86_64::__m512i, u64) {
     use std::arch::x86_64::*;
     debug_assert!(bytes.len() <= 64);
     let n = bytes.len();
-    let valid = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-    // SAFETY: a masked load of the `n` bytes of the slice.
+    let valid = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    // SAFETY: a masked load reads only the bytes its mask selects, the
+    // `n` bytes of `bytes` (AVX-512 suppresses faults on the others).
     let v = unsafe { _mm512_maskz_loadu_epi8(valid, bytes.as_ptr().cast()) };
-    _mm512_movepi8_mask(v) == 0
+    (v, valid)
+}
+
+/// A table of the 128 ASCII bytes as the two vectors a byte permute
+/// looks up.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn load_table(
+    table: &[u8; 128],
+) -> (std::arch::x86_64::__m512i, std::arch::x86_64::__m512i) {
+    use std::arch::x86_64::*;
+    // SAFETY: 64-byte loads at 0 and 64 of a 128-byte array.
+    unsafe {
+        (
+            _mm512_loadu_si512(table.as_ptr().cast()),
+            _mm512_loadu_si512(table.as_ptr().add(64).cast()),
+        )
+    }
 }
 
 /// Whether the CPU has the wide loop's instructions (checked once).
@@ -516,22 +532,9 @@ fn wide() -> bool {
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 fn classes_avx512(bytes: &[u8], tables: &[[u8; 128]; 2]) -> ([u64; 16], u64) {
     use std::arch::x86_64::*;
-    debug_assert!(bytes.len() <= 64);
-    let n = bytes.len();
-    let valid = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-    // SAFETY: a masked load reads only the bytes its mask selects, the
-    // `n` bytes of `bytes` (AVX-512 suppresses faults on the others);
-    // the tables are 64-byte loads at 0 and 64 of 128-byte arrays.
-    let (v, t0lo, t0hi, t1lo, t1hi) = unsafe {
-        let (a, b) = (tables[0].as_ptr(), tables[1].as_ptr());
-        (
-            _mm512_maskz_loadu_epi8(valid, bytes.as_ptr().cast()),
-            _mm512_loadu_si512(a.cast()),
-            _mm512_loadu_si512(a.add(64).cast()),
-            _mm512_loadu_si512(b.cast()),
-            _mm512_loadu_si512(b.add(64).cast()),
-        )
-    };
+    let (v, valid) = load_short(bytes);
+    let ((t0lo, t0hi), (t1lo, t1hi)) =
+        (load_table(&tables[0]), load_table(&tables[1]));
     // The permute reads an index's low seven bits: a byte of 0x80 or
     // more looks up an ASCII one, and is reported apart.
     let c0 = _mm512_permutex2var_epi8(t0lo, v, t0hi);
