@@ -175,16 +175,33 @@ pub(super) fn url_escape(hex: &[u8], v: u8) -> bool {
         && (v >= 0x20 && v != 0x7F || matches!(v, b'\t' | b'\r' | b'\n'))
 }
 
-pub(super) fn b64_value(c: u8) -> Option<u32> {
-    // MIME's alphabet (RFC 2045 6.8): not the URL-safe `-` and `_`.
-    if matches!(c, b'-' | b'_') {
-        return None;
+/// What each byte is to base64 in MIME (RFC 2045 6.8): its value in the
+/// alphabet (0 to 63; not the URL-safe `-` and `_`), [`B64_PAD`] for `=`,
+/// [`B64_SPACE`] for ASCII whitespace, [`B64_OTHER`] for anything else.
+/// One table load a byte, where a chain of range tests cost several.
+const B64: [u8; 256] = {
+    let mut t = [B64_OTHER; 256];
+    let alphabet =
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut i = 0;
+    while i < 64 {
+        t[alphabet[i] as usize] = i as u8;
+        i += 1;
     }
-    crate::lex::base64_val(c).map(u32::from)
-}
+    t[b'=' as usize] = B64_PAD;
+    // `u8::is_ascii_whitespace`: space, tab, line feed, form feed, CR.
+    let space = b" \t\n\x0C\r";
+    let mut k = 0;
+    while k < space.len() {
+        t[space[k] as usize] = B64_SPACE;
+        k += 1;
+    }
+    t
+};
+const B64_PAD: u8 = 64;
+const B64_SPACE: u8 = 65;
+const B64_OTHER: u8 = 66;
 
-/// Decodes base64, skipping whitespace and (with a `false` result)
-/// other characters, up to the first `=`.
 /// The length of the base64 data at the start of a part's body: up to
 /// the first line, after the data began, that holds a character outside
 /// the base64 alphabet (RFC 2045 6.8: encoded lines hold only it, `=`
@@ -193,21 +210,30 @@ pub(super) fn b64_value(c: u8) -> Option<u32> {
 pub(super) fn base64_extent(body: &[u8]) -> usize {
     let mut started = false;
     let mut pos = 0;
-    for line in body.split_inclusive(|&b| b == b'\n') {
-        let text = line.trim_ascii_end();
+    while pos < body.len() {
+        let rest = body.get(pos..).unwrap_or(&[]);
+        let len = memchr::memchr(b'\n', rest).map_or(rest.len(), |nl| nl + 1);
+        let text = rest.get(..len).unwrap_or(&[]).trim_ascii_end();
+        // The largest class in the line: a value (below 64) or `=`
+        // (64) for data; padding if some `=` is there.
+        let (mut top, mut pad) = (0u8, false);
+        for &c in text {
+            let v = B64[usize::from(c)];
+            top = top.max(v);
+            pad |= v == B64_PAD;
+        }
+        pos += len;
         if text.is_empty() {
-            pos += line.len();
             continue;
         }
-        let data = text.iter().all(|&c| b64_value(c).is_some() || c == b'=');
+        let data = top <= B64_PAD;
         if !data && started {
-            return pos;
+            return pos - len;
         }
         started |= data;
-        pos += line.len();
-        if data && text.contains(&b'=') {
+        if data && pad {
             // The padding ends the data; text may follow.
-            let rest = &body[pos..];
+            let rest = body.get(pos..).unwrap_or(&[]);
             let next = rest.iter().position(|b| !b.is_ascii_whitespace());
             return next.map_or(body.len(), |n| pos + n);
         }
@@ -215,28 +241,42 @@ pub(super) fn base64_extent(body: &[u8]) -> usize {
     body.len()
 }
 
+/// Decodes base64, skipping whitespace and (with a `false` result)
+/// other characters, up to the first `=`.
 pub(super) fn decode_base64(input: &[u8]) -> (Vec<u8>, bool) {
     let mut out = Vec::with_capacity(input.len() / 4 * 3 + 3);
     let mut acc = 0u32;
     let mut n = 0;
     let mut clean = true;
-    for &c in input {
-        if let Some(v) = b64_value(c) {
-            acc = acc << 6 | v;
-            n += 1;
-            if n == 4 {
-                out.extend_from_slice(&[
-                    (acc >> 16) as u8,
-                    (acc >> 8) as u8,
-                    acc as u8,
-                ]);
-                acc = 0;
-                n = 0;
+    let mut i = 0;
+    while let Some(&c) = input.get(i) {
+        // Four characters of the alphabet at a group's start (the whole
+        // of a well-formed line, 4 at a time): three bytes at once.
+        if n == 0
+            && let Some(&[a, b, c, d]) = input.get(i..i + 4)
+        {
+            let v = [a, b, c, d].map(|x| B64[usize::from(x)]);
+            if v.iter().all(|&x| x < 64) {
+                let group = v.iter().fold(0u32, |g, &x| g << 6 | u32::from(x));
+                out.extend_from_slice(&group.to_be_bytes()[1..]);
+                i += 4;
+                continue;
             }
-        } else if c == b'=' {
-            break;
-        } else if !c.is_ascii_whitespace() {
-            clean = false;
+        }
+        i += 1;
+        match B64[usize::from(c)] {
+            v if v < 64 => {
+                acc = acc << 6 | u32::from(v);
+                n += 1;
+                if n == 4 {
+                    out.extend_from_slice(&acc.to_be_bytes()[1..]);
+                    acc = 0;
+                    n = 0;
+                }
+            }
+            B64_PAD => break,
+            B64_SPACE => {}
+            _ => clean = false,
         }
     }
     match n {
@@ -246,4 +286,130 @@ pub(super) fn decode_base64(input: &[u8]) -> (Vec<u8>, bool) {
         _ => {}
     }
     (out, clean)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A character's value by the alphabet's ranges (RFC 2045 6.8,
+    /// table 1), to check the table against.
+    fn value(c: u8) -> Option<u32> {
+        Some(u32::from(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        }))
+    }
+
+    /// [`base64_extent`] by its definition, line by line.
+    fn extent_by_lines(body: &[u8]) -> usize {
+        let mut started = false;
+        let mut pos = 0;
+        for line in body.split_inclusive(|&b| b == b'\n') {
+            let text = line.trim_ascii_end();
+            if text.is_empty() {
+                pos += line.len();
+                continue;
+            }
+            let data = text.iter().all(|&c| value(c).is_some() || c == b'=');
+            if !data && started {
+                return pos;
+            }
+            started |= data;
+            pos += line.len();
+            if data && text.contains(&b'=') {
+                let rest = &body[pos..];
+                let next = rest.iter().position(|b| !b.is_ascii_whitespace());
+                return next.map_or(body.len(), |n| pos + n);
+            }
+        }
+        body.len()
+    }
+
+    /// [`decode_base64`] by its definition: the values up to the first
+    /// `=`, their bits in order, every 8 of them a byte (the bits left
+    /// over dropped; a single value left over is an error).
+    fn decode_by_bits(input: &[u8]) -> (Vec<u8>, bool) {
+        let (mut values, mut clean) = (Vec::new(), true);
+        for &c in input {
+            match value(c) {
+                Some(v) => values.push(v),
+                None if c == b'=' => break,
+                None => clean &= c.is_ascii_whitespace(),
+            }
+        }
+        let bits: Vec<u8> = values
+            .iter()
+            .flat_map(|v| (0..6).rev().map(move |k| (v >> k & 1) as u8))
+            .collect();
+        let out = bits
+            .chunks_exact(8)
+            .map(|byte| byte.iter().fold(0, |a, &bit| a << 1 | bit))
+            .collect();
+        (out, clean && values.len() % 4 != 1)
+    }
+
+    #[test]
+    fn table_is_the_alphabet() {
+        for c in 0..=255u8 {
+            let want = match value(c) {
+                Some(v) => v as u8,
+                None if c == b'=' => B64_PAD,
+                None if c.is_ascii_whitespace() => B64_SPACE,
+                None => B64_OTHER,
+            };
+            assert_eq!(B64[usize::from(c)], want, "{c:#x}");
+        }
+    }
+
+    #[test]
+    fn base64_agrees_with_definitions() {
+        // Mostly the alphabet, in lines, with some of everything else.
+        let pieces: [&[u8]; 15] = [
+            b"QUJD",
+            b"aHR0",
+            b"cDov",
+            b"Lw",
+            b"+/9z",
+            b"Q",
+            b"=",
+            b"==",
+            b"\n",
+            b"\r\n",
+            b" ",
+            b"\t",
+            b"-_",
+            b"*\xC3\xA9",
+            b"\x0C",
+        ];
+        let mut next = crate::testing::xorshift(0x05ee_db64);
+        for _ in 0..100_000 {
+            let mut text = Vec::new();
+            let len = next() % 40;
+            for _ in 0..len {
+                let r = next() as usize;
+                // Mostly the alphabet (the first six pieces).
+                let k = if r.is_multiple_of(3) {
+                    r / 3 % pieces.len()
+                } else {
+                    r / 3 % 6
+                };
+                text.extend_from_slice(pieces[k]);
+            }
+            assert_eq!(
+                base64_extent(&text),
+                extent_by_lines(&text),
+                "{text:?}"
+            );
+            assert_eq!(
+                decode_base64(&text),
+                decode_by_bits(&text),
+                "{text:?}"
+            );
+        }
+    }
 }
