@@ -128,6 +128,9 @@ pub(crate) struct MailConfig {
     pub attachments: bool,
     /// Give `a href` hits their anchor's text (and so `deceptive-link`).
     pub anchor_texts: bool,
+    /// Give hits their line and column (counting a message's line
+    /// breaks up to each hit); otherwise both are 0.
+    pub line_numbers: bool,
 }
 
 impl Default for MailConfig {
@@ -136,6 +139,7 @@ impl Default for MailConfig {
             max_message: 16 << 20,
             attachments: false,
             anchor_texts: true,
+            line_numbers: false,
         }
     }
 }
@@ -224,7 +228,9 @@ fn collect_hits(
     let place = |hit: &mut Hit, raw_start: usize, raw_end: usize| {
         hit.start = msg.input_offset(raw_start);
         hit.end = msg.input_offset(raw_end.max(raw_start));
-        (hit.line, hit.column) = lines.position(raw_start);
+        if cfg.line_numbers {
+            (hit.line, hit.column) = lines.position(raw_start);
+        }
     };
     if msg.continuation || msg.junk {
         // The tail of a message too long to parse, or bytes of a web

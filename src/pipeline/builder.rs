@@ -258,6 +258,7 @@ impl ExtractorBuilder {
     /// over the whole input).
     pub fn line_numbers(&mut self, yes: bool) -> &mut Self {
         self.line_numbers = yes;
+        self.mail.line_numbers = yes;
         self
     }
 
