@@ -10,7 +10,7 @@ use super::transfer::*;
 use super::words::*;
 use super::yenc::*;
 use crate::hit::Record;
-use crate::mail::charset::{Charset, convert};
+use crate::mail::charset::{Charset, Converted, convert, convert_owned};
 use crate::mail::offsets::{MapBuilder, OffsetMap};
 use crate::mail::{outlook, rtf, tnef};
 use crate::resolve::resolve_str;
@@ -1135,17 +1135,25 @@ impl<'a> Walker<'a, '_> {
         } else {
             (bytes, map)
         };
-        let mut charset = charset;
-        if declared_ascii && std::str::from_utf8(&bytes).is_err() && !lenient {
-            self.warn(format!(
-                "{w}: 8-bit text without charset, read as windows-1252"
-            ));
-            charset = Charset::Whatwg(WINDOWS_1252);
-        }
         // All the text of a base64 part maps to its first line: no
         // finer map is needed.
         let exact = decoded != Decoded::Base64;
-        let conv = convert(&bytes, charset, exact);
+        let mut charset = charset;
+        let conv = if declared_ascii && !lenient {
+            match String::from_utf8(bytes) {
+                Ok(text) => Converted::valid(text),
+                Err(e) => {
+                    self.warn(format!(
+                        "{w}: 8-bit text without charset, read as \
+                         windows-1252"
+                    ));
+                    charset = Charset::Whatwg(WINDOWS_1252);
+                    convert(e.as_bytes(), charset, exact)
+                }
+            }
+        } else {
+            convert_owned(bytes, charset, exact)
+        };
         let name = charset.name();
         if conv.malformed && !lenient {
             self.warn(format!(
