@@ -19,7 +19,9 @@
 //! 64 bytes for the validation fast path ([`byte_classes`]: one masked
 //! load, two byte permutes, a mask per class), and measures the runs of
 //! URL bytes that delimiting walks ([`ascii_run`]); a masked load tells
-//! an ASCII candidate's text ([`ascii_str`]).
+//! an ASCII candidate's text ([`ascii_str`]) and finds a byte a few
+//! dozen bytes ahead, as the HTML scanner looks for `<`, `>` and quotes
+//! ([`find_byte`]).
 
 #![allow(unsafe_code)]
 
@@ -483,6 +485,34 @@ pub(crate) fn ascii_str(bytes: &[u8]) -> Option<&str> {
     ascii.then(|| unsafe { std::str::from_utf8_unchecked(bytes) })
 }
 
+/// The first `c` in `bytes`, for searches that mostly end within a few
+/// dozen bytes (the next `<`, `>` or quote of HTML): the first 64 bytes
+/// by one masked load and compare with AVX-512, the rest by `memchr`,
+/// whose set-up costs more than such a short search.
+pub(crate) fn find_byte(bytes: &[u8], c: u8) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if wide() {
+        let head = bytes.get(..64).unwrap_or(bytes);
+        // SAFETY: `wide()` says the CPU has AVX-512F and AVX-512BW.
+        let at = unsafe { find_byte_avx512(head, c) };
+        if at.is_some() || head.len() == bytes.len() {
+            return at;
+        }
+        let rest = bytes.get(64..).unwrap_or(&[]);
+        return memchr::memchr(c, rest).map(|k| 64 + k);
+    }
+    memchr::memchr(c, bytes)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn find_byte_avx512(bytes: &[u8], c: u8) -> Option<usize> {
+    use std::arch::x86_64::*;
+    let (v, valid) = load_short(bytes);
+    let hits = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(c as i8)) & valid;
+    (hits != 0).then(|| hits.trailing_zeros() as usize)
+}
+
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
 fn ascii_avx512(bytes: &[u8]) -> bool {
@@ -576,6 +606,29 @@ mod tests {
                 let want =
                     b.is_ascii().then(|| std::str::from_utf8(&b).unwrap());
                 assert_eq!(ascii_str(&b), want, "{len} {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn find_byte_agrees_with_a_byte_loop() {
+        // The byte sought (and a second copy after it) at every place of
+        // every length to 200, or absent; NUL and 0xFF too, which the
+        // masked-off bytes of a short load must not match.
+        for c in [b'<', 0, 0xFF] {
+            for len in 0..200usize {
+                for at in 0..=len {
+                    let mut b: Vec<u8> =
+                        (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+                    if at < len {
+                        b[at] = c;
+                        if at + 3 < len {
+                            b[at + 3] = c;
+                        }
+                    }
+                    let want = b.iter().position(|&x| x == c);
+                    assert_eq!(find_byte(&b, c), want, "{c} {len} {at}");
+                }
             }
         }
     }

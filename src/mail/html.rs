@@ -91,6 +91,7 @@
 
 use std::sync::LazyLock;
 
+use crate::sieve;
 use memchr::memchr;
 
 /// The attribute names whose values are reported as links, for any
@@ -340,7 +341,7 @@ fn decode(s: &str, attr: bool) -> String {
 
 /// Position of the first `c` in `b[from..to]`.
 fn find_byte(b: &[u8], from: usize, to: usize, c: u8) -> Option<usize> {
-    b.get(from..to).and_then(|s| memchr(c, s)).map(|k| from + k)
+    b.get(from..to).and_then(|s| sieve::find_byte(s, c)).map(|k| from + k)
 }
 
 /// HTML's ASCII whitespace (tab, LF, FF, CR, space).
