@@ -35,7 +35,7 @@ pub(crate) const fn is_sub_delim(b: u8) -> bool {
 /// costs more than such a search.
 pub(crate) fn find_short(hay: &[u8], needle: &[u8]) -> Option<usize> {
     let (&first, rest) = needle.split_first()?;
-    memchr::memchr_iter(first, hay)
+    crate::sieve::byte_positions(hay, first)
         .find(|&i| hay.get(i + 1..).is_some_and(|t| t.starts_with(rest)))
 }
 

@@ -486,7 +486,8 @@ pub(crate) fn ascii_str(bytes: &[u8]) -> Option<&str> {
 }
 
 /// The first `c` in `bytes`, for searches that mostly end within a few
-/// dozen bytes (the next `<`, `>` or quote of HTML): the first 64 bytes
+/// dozen bytes (the next `<`, `>` or quote of HTML, the next line break
+/// of a header, the next `=` of quoted-printable): the first 64 bytes
 /// by one masked load and compare with AVX-512, the rest by `memchr`,
 /// whose set-up costs more than such a short search.
 pub(crate) fn find_byte(bytes: &[u8], c: u8) -> Option<usize> {
@@ -502,6 +503,20 @@ pub(crate) fn find_byte(bytes: &[u8], c: u8) -> Option<usize> {
         return memchr::memchr(c, rest).map(|k| 64 + k);
     }
     memchr::memchr(c, bytes)
+}
+
+/// The positions of `c` in `bytes`, in order, each found by
+/// [`find_byte`] (for bytes that come every few dozen bytes).
+pub(crate) fn byte_positions(
+    bytes: &[u8],
+    c: u8,
+) -> impl Iterator<Item = usize> + '_ {
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        let at = from + find_byte(bytes.get(from..)?, c)?;
+        from = at + 1;
+        Some(at)
+    })
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -628,6 +643,10 @@ mod tests {
                     }
                     let want = b.iter().position(|&x| x == c);
                     assert_eq!(find_byte(&b, c), want, "{c} {len} {at}");
+                    let all: Vec<usize> =
+                        (0..len).filter(|&i| b[i] == c).collect();
+                    let found: Vec<usize> = byte_positions(&b, c).collect();
+                    assert_eq!(found, all, "{c} {len} {at}");
                 }
             }
         }

@@ -92,7 +92,6 @@
 use std::sync::LazyLock;
 
 use crate::sieve;
-use memchr::memchr;
 
 /// The attribute names whose values are reported as links, for any
 /// element.
@@ -268,7 +267,7 @@ pub type TagSink<'f> = dyn FnMut(&[Link], &[AttrText]) + 'f;
 /// case): when it does not, [`HtmlScan::base`] is `None`.
 pub fn may_have_base(html: &str) -> bool {
     let b = html.as_bytes();
-    memchr::memchr_iter(b'<', b).any(|i| {
+    sieve::byte_positions(b, b'<').any(|i| {
         b.get(i + 1..i + 5).is_some_and(|n| n.eq_ignore_ascii_case(b"base"))
     })
 }
@@ -794,7 +793,9 @@ impl Scanner<'_, '_> {
         let (b, html) = (self.b, self.html);
         let raw = b.get(vs..ve).unwrap_or_default();
         // No colon, and no reference that could decode to one.
-        if memchr(b':', raw).is_none() && memchr(b'&', raw).is_none() {
+        if sieve::find_byte(raw, b':').is_none()
+            && sieve::find_byte(raw, b'&').is_none()
+        {
             return;
         }
         let an = b.get(name.0..name.1).unwrap_or_default();

@@ -122,7 +122,7 @@ pub(super) fn decode_qp(
     let mut i = 0;
     while i < body.len() {
         let rest = body.get(i..).unwrap_or(&[]);
-        let run = memchr::memchr(b'=', rest).unwrap_or(rest.len());
+        let run = crate::sieve::find_byte(rest, b'=').unwrap_or(rest.len());
         if run > 0 {
             b.push(out.len(), base + i, true);
             let text = rest.get(..run).unwrap_or(&[]);

@@ -405,7 +405,7 @@ impl<'a> Walker<'a, '_> {
         let mut first = true;
         while pos < end {
             let line_end =
-                memchr::memchr(b'\n', raw.get(pos..).unwrap_or(&[]))
+                crate::sieve::find_byte(raw.get(pos..).unwrap_or(&[]), b'\n')
                     .map_or(end, |i| pos + i);
             let next = (line_end + 1).min(end);
             let mut content_end = line_end;
