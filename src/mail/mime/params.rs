@@ -242,7 +242,7 @@ pub(super) fn unescape(
 
 /// The field name of a header line and the index of its colon.
 pub(super) fn field_name(line: &[u8]) -> Option<(&str, usize)> {
-    let colon = memchr::memchr(b':', line)?;
+    let colon = crate::sieve::find_byte(line, b':')?;
     let name = line.get(..colon)?;
     let trimmed_len = name
         .iter()
@@ -253,7 +253,7 @@ pub(super) fn field_name(line: &[u8]) -> Option<(&str, usize)> {
         return None;
     }
     // Printable ASCII: UTF-8 as it is.
-    Some((std::str::from_utf8(name).ok()?, colon))
+    Some((crate::sieve::ascii_str(name)?, colon))
 }
 
 pub(super) fn is_media_type(s: &str) -> bool {
