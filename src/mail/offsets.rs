@@ -142,6 +142,23 @@ impl OffsetMap {
     /// text of `len` bytes. The inner maps (quoted-printable, yEnc,
     /// unfolding, `format=flowed`) have runs of one width only.
     pub(crate) fn then(&self, len: usize, inner: &OffsetMap) -> OffsetMap {
+        if self.anchors[..] == [Anchor::ratio(0, 0, 1, 1)]
+            && self.chars.is_empty()
+            && inner.anchors.first().is_some_and(|a| a.text == 0)
+            && inner.anchors.iter().all(|a| a.den == 1)
+        {
+            // This text is the mid text unchanged (a part that was UTF-8
+            // or ASCII): the inner map as it is, up to the text's end.
+            let keep = inner.anchors.partition_point(|a| a.text < len).max(1);
+            let anchors = inner.anchors.get(..keep).unwrap_or_default();
+            return OffsetMap { anchors: anchors.to_vec(), chars: Vec::new() };
+        }
+        self.composed(len, inner)
+    }
+
+    /// [`OffsetMap::then`] anchor by anchor (what its shortcut for text
+    /// copied unchanged must agree with).
+    pub(crate) fn composed(&self, len: usize, inner: &OffsetMap) -> OffsetMap {
         if let [only] = inner.anchors[..]
             && (only.text, only.num, only.den) == (0, 1, 1)
         {

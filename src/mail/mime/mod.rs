@@ -591,6 +591,30 @@ mod tests {
     }
 
     #[test]
+    fn unchanged_text_keeps_the_inner_map() {
+        // Text that is its quoted-printable bytes unchanged (UTF-8): the
+        // shortcut of `then` maps every offset as the composition does.
+        let pieces =
+            ["ab", "=3D", "=E9", "=\n", "=\r\n", "= \n", "\n", "=", "=4"];
+        let mut next = crate::testing::xorshift(0x0ff5_e7ed);
+        for _ in 0..20_000 {
+            let body: String = (0..next() % 24)
+                .map(|_| pieces[next() as usize % pieces.len()])
+                .collect();
+            let (out, qp, _) =
+                decode_qp(body.as_bytes(), next() as usize % 50);
+            let id = OffsetMap::linear_from(0);
+            for len in [out.len(), next() as usize % (out.len() + 1)] {
+                let (fast, slow) = (id.then(len, &qp), id.composed(len, &qp));
+                for t in 0..=len {
+                    let (f, s) = (fast.raw_offset(t), slow.raw_offset(t));
+                    assert_eq!(f, s, "{body:?} {len} {t}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn eight_bit_body_without_charset() {
         let p = parse(b"\ncaf\xe9 http://x/\n");
         assert_eq!(bodies(&p)[0].text, "café http://x/\n");
