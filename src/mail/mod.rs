@@ -339,18 +339,24 @@ fn collect_hits(
                 // by their hits.
                 let mut attrs: HashMap<String, Arc<Provenance>> =
                     HashMap::new();
+                // The key is written into one buffer: no allocation for
+                // a pair already met.
+                let mut key = String::new();
                 let mut attr = |element: &str, name: &str| {
-                    let key = format!("{element} {name}");
-                    attrs
-                        .entry(key)
-                        .or_insert_with_key(|key| {
-                            Arc::new(Provenance {
-                                source: Source::HtmlAttr,
-                                attribute: Some(key.clone()),
-                                ..prov.clone()
-                            })
-                        })
-                        .clone()
+                    key.clear();
+                    key.push_str(element);
+                    key.push(' ');
+                    key.push_str(name);
+                    if let Some(p) = attrs.get(key.as_str()) {
+                        return p.clone();
+                    }
+                    let p = Arc::new(Provenance {
+                        source: Source::HtmlAttr,
+                        attribute: Some(key.clone()),
+                        ..prov.clone()
+                    });
+                    attrs.insert(key.clone(), p.clone());
+                    p
                 };
                 // The `a href` hits: where each is in `out`, and where
                 // its href is in the HTML (where its anchor's text is
