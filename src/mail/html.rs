@@ -1136,6 +1136,15 @@ const LATIN1: [&str; 96] = [
 /// A named reference: its character and whether it is a legacy name that
 /// may omit the semicolon.
 fn lookup(name: &[u8]) -> Option<(char, bool)> {
+    // The names most text uses, without a search.
+    match name {
+        b"nbsp" => return Some(('\u{A0}', true)),
+        b"amp" => return Some(('&', true)),
+        b"lt" => return Some(('<', true)),
+        b"gt" => return Some(('>', true)),
+        b"quot" => return Some(('"', true)),
+        _ => {}
+    }
     // The Latin-1 names sorted, for a binary search: a reference is
     // looked up once for each prefix of its name.
     static SORTED: LazyLock<Vec<(&'static [u8], char)>> =
@@ -1499,6 +1508,11 @@ mod tests {
     #[test]
     fn decode_entities_rules() {
         assert_eq!(decode_entities("a&amp;b&AMP;c&quot;&apos;"), "a&b&c\"'");
+        // The common names, with and without their semicolon.
+        assert_eq!(
+            decode_entities("&nbsp;&lt;&gt;&nbsp&lt&gt&quot&amp"),
+            "\u{A0}<>\u{A0}<>\"&"
+        );
         assert_eq!(
             decode_entities("&#0;&#xD800;&#1114112;&#99999999999;"),
             "\u{FFFD}".repeat(4)
