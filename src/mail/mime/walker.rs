@@ -70,10 +70,11 @@ impl Default for MimeOptions {
 /// whitespace, so it changes neither byte around a colon that the
 /// reject looks at into a letter, digit or `/`.
 fn may_hold_scheme(raw: &[u8]) -> bool {
-    !raw.is_ascii()
-        || crate::lex::find_short(raw, b"=?").is_some()
-        || memchr::memchr_iter(b':', raw)
-            .any(|i| crate::scan::plausible(raw, i))
+    crate::sieve::marks(raw, b':', b'=').any(|i| match raw.get(i) {
+        Some(b':') => crate::scan::plausible(raw, i),
+        Some(b'=') => raw.get(i + 1) == Some(&b'?'),
+        _ => true, // not ASCII
+    })
 }
 
 /// Where a piece of text came from.
@@ -1181,6 +1182,33 @@ impl<'a> Walker<'a, '_> {
         );
         if let Some(from) = trailer {
             self.outside_parts(from, end, path, "trailer", base);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn may_hold_scheme_is_its_three_tests() {
+        // 8-bit bytes, an encoded word's `=?`, or a colon the scanner
+        // keeps, anywhere in the field.
+        let pieces: [&[u8]; 9] =
+            [b"ab", b"=?", b"=", b"?", b"http:", b"://", b": ", b"\xE9", b" "];
+        let mut next = crate::testing::xorshift(0x0bad_cafe);
+        for _ in 0..50_000 {
+            let raw: Vec<u8> = (0..next() % 40)
+                .flat_map(|_| {
+                    pieces[next() as usize % pieces.len()].iter().copied()
+                })
+                .collect();
+            let want = !raw.is_ascii()
+                || raw.windows(2).any(|w| w == b"=?")
+                || (0..raw.len()).any(|i| {
+                    raw[i] == b':' && crate::scan::plausible(&raw, i)
+                });
+            assert_eq!(may_hold_scheme(&raw), want, "{raw:?}");
         }
     }
 }
