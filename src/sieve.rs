@@ -516,21 +516,30 @@ pub(crate) fn marks(
     a: u8,
     b: u8,
 ) -> impl Iterator<Item = usize> + '_ {
-    // The window at `at` and its marks not yet given.
-    let (mut at, mut mask) = (0usize, 0u64);
+    by_windows(bytes, move |w| window_marks(w, a, b))
+}
+
+/// The positions of the bits `mask` sets in each window of 64 bytes of
+/// `bytes` (the last one shorter), in order.
+fn by_windows<'b>(
+    bytes: &'b [u8],
+    mask: impl Fn(&[u8]) -> u64 + 'b,
+) -> impl Iterator<Item = usize> + 'b {
+    // The window at `at` and its bits not yet given.
+    let (mut at, mut bits) = (0usize, 0u64);
     let mut next = 0usize;
     std::iter::from_fn(move || {
-        while mask == 0 {
+        while bits == 0 {
             let window = bytes.get(next..)?;
             if window.is_empty() {
                 return None;
             }
             let window = window.get(..64).unwrap_or(window);
-            (at, mask) = (next, window_marks(window, a, b));
+            (at, bits) = (next, mask(window));
             next += window.len();
         }
-        let k = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
+        let k = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
         Some(at + k)
     })
 }
@@ -542,28 +551,40 @@ fn window_marks(window: &[u8], a: u8, b: u8) -> u64 {
         // SAFETY: `wide()` says the CPU has AVX-512F and AVX-512BW.
         return unsafe { window_marks_avx512(window, a, b) };
     }
-    window_marks_scalar(window, a, b)
+    window_scalar(window, |c| c == a || c == b || !c.is_ascii())
 }
 
-/// [`window_marks`] byte by byte, where AVX-512 is missing.
-fn window_marks_scalar(window: &[u8], a: u8, b: u8) -> u64 {
-    window.iter().enumerate().fold(0, |m, (i, &c)| {
-        m | u64::from(c == a || c == b || !c.is_ascii()) << i
-    })
+/// Bit `i` set where `window[i]` (at most 64 bytes) passes `test`: the
+/// masks of the windows byte by byte, where AVX-512 is missing.
+fn window_scalar(window: &[u8], test: impl Fn(u8) -> bool) -> u64 {
+    window.iter().enumerate().fold(0, |m, (i, &c)| m | u64::from(test(c)) << i)
 }
 
-/// The positions of `c` in `bytes`, in order, each found by
-/// [`find_byte`] (for bytes that come every few dozen bytes).
+/// The positions of `c` in `bytes`, in order, 64 bytes a step (for
+/// bytes that come every few dozen bytes, as `<` in HTML).
 pub(crate) fn byte_positions(
     bytes: &[u8],
     c: u8,
 ) -> impl Iterator<Item = usize> + '_ {
-    let mut from = 0;
-    std::iter::from_fn(move || {
-        let at = from + find_byte(bytes.get(from..)?, c)?;
-        from = at + 1;
-        Some(at)
-    })
+    by_windows(bytes, move |w| window_of(w, c))
+}
+
+/// Bit `i` set where `window[i]` (at most 64 bytes) is `c`.
+fn window_of(window: &[u8], c: u8) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if wide() {
+        // SAFETY: `wide()` says the CPU has AVX-512F and AVX-512BW.
+        return unsafe { window_of_avx512(window, c) };
+    }
+    window_scalar(window, |x| x == c)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn window_of_avx512(bytes: &[u8], c: u8) -> u64 {
+    use std::arch::x86_64::*;
+    let (v, valid) = load_short(bytes);
+    _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(c as i8)) & valid
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -734,8 +755,14 @@ mod tests {
                 let got: Vec<usize> = marks(&b, b':', b'=').collect();
                 assert_eq!(got, want, "{b:?}");
                 let head = b.get(..64).unwrap_or(&b);
-                let scalar = window_marks_scalar(head, b':', b'=');
+                let scalar = window_scalar(head, |c| {
+                    c == b':' || c == b'=' || !c.is_ascii()
+                });
                 assert_eq!(window_marks(head, b':', b'='), scalar, "{b:?}");
+                for c in [b':', 0, 0xFF] {
+                    let scalar = window_scalar(head, |x| x == c);
+                    assert_eq!(window_of(head, c), scalar, "{b:?}");
+                }
             }
         }
     }
