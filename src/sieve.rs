@@ -21,7 +21,8 @@
 //! URL bytes that delimiting walks ([`ascii_run`]); a masked load tells
 //! an ASCII candidate's text ([`ascii_str`]) and finds a byte a few
 //! dozen bytes ahead, as the HTML scanner looks for `<`, `>` and quotes
-//! ([`find_byte`]), or the bytes a header field is checked for
+//! ([`find_byte`]), reads the positions of a byte 64 bytes at a time
+//! ([`byte_positions`]) and those a header field is checked for
 //! ([`marks`]).
 
 #![allow(unsafe_code)]
@@ -474,8 +475,8 @@ fn ascii_run_avx512(bytes: &[u8], table: &[u8; 128]) -> usize {
 /// `<[u8]>::is_ascii` otherwise.
 pub(crate) fn ascii_str(bytes: &[u8]) -> Option<&str> {
     #[cfg(target_arch = "x86_64")]
-    let ascii = if bytes.len() <= 64 && wide() {
-        // SAFETY: `wide()` says the CPU has AVX-512F and AVX-512BW.
+    let ascii = if bytes.len() <= 64 && byte_wide() {
+        // SAFETY: `byte_wide()` says the CPU has AVX-512F and AVX-512BW.
         unsafe { ascii_avx512(bytes) }
     } else {
         bytes.is_ascii()
@@ -493,9 +494,9 @@ pub(crate) fn ascii_str(bytes: &[u8]) -> Option<&str> {
 /// whose set-up costs more than such a short search.
 pub(crate) fn find_byte(bytes: &[u8], c: u8) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
-    if wide() {
+    if byte_wide() {
         let head = bytes.get(..64).unwrap_or(bytes);
-        // SAFETY: `wide()` says the CPU has AVX-512F and AVX-512BW.
+        // SAFETY: `byte_wide()` says the CPU has AVX-512F and AVX-512BW.
         let at = unsafe { find_byte_avx512(head, c) };
         if at.is_some() || head.len() == bytes.len() {
             return at;
@@ -507,10 +508,9 @@ pub(crate) fn find_byte(bytes: &[u8], c: u8) -> Option<usize> {
 }
 
 /// The positions in `bytes` of `a`, of `b` and of the bytes that are not
-/// ASCII, in order: 64 bytes a step, by one masked load and three
-/// compares with AVX-512 (what a header field is checked for before it
-/// is decoded: a `:` of a scheme, the `=?` of an encoded word, 8-bit
-/// text, in one pass rather than three).
+/// ASCII, in order, 64 bytes a step: what a header field is checked for
+/// before it is decoded (a `:` of a scheme, the `=?` of an encoded word,
+/// 8-bit text).
 pub(crate) fn marks(
     bytes: &[u8],
     a: u8,
@@ -544,39 +544,69 @@ fn by_windows<'b>(
     })
 }
 
-/// The marks of [`marks`] in up to 64 bytes, bit `i` for `window[i]`.
+/// The marks of [`marks`] in up to 64 bytes, bit `i` for `window[i]`:
+/// one masked load and three compares with AVX-512.
 fn window_marks(window: &[u8], a: u8, b: u8) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if wide() {
-        // SAFETY: `wide()` says the CPU has AVX-512F and AVX-512BW.
+    if byte_wide() {
+        // SAFETY: `byte_wide()` says the CPU has AVX-512F and AVX-512BW.
         return unsafe { window_marks_avx512(window, a, b) };
     }
-    window_scalar(window, |c| c == a || c == b || !c.is_ascii())
+    window_marks_scalar(window, a, b)
 }
 
-/// Bit `i` set where `window[i]` (at most 64 bytes) passes `test`: the
-/// masks of the windows byte by byte, where AVX-512 is missing.
-fn window_scalar(window: &[u8], test: impl Fn(u8) -> bool) -> u64 {
-    window.iter().enumerate().fold(0, |m, (i, &c)| m | u64::from(test(c)) << i)
+/// [`window_marks`] without AVX-512: 8 bytes a step, a word that holds
+/// none of the marks passed over whole.
+fn window_marks_scalar(window: &[u8], a: u8, b: u8) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Whether some byte of `x` is zero.
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH != 0;
+    let mut mask = 0;
+    for (k, word) in window.chunks(8).enumerate() {
+        if let Ok(w) = <[u8; 8]>::try_from(word) {
+            let w = u64::from_le_bytes(w);
+            if !zero(w ^ (ONES * u64::from(a)))
+                && !zero(w ^ (ONES * u64::from(b)))
+                && w & HIGH == 0
+            {
+                continue;
+            }
+        }
+        for (i, &c) in word.iter().enumerate() {
+            if c == a || c == b || !c.is_ascii() {
+                mask |= 1 << (8 * k + i);
+            }
+        }
+    }
+    mask
 }
 
-/// The positions of `c` in `bytes`, in order, 64 bytes a step (for
-/// bytes that come every few dozen bytes, as `<` in HTML).
+/// The positions of `c` in `bytes`, in order: 64 bytes a step with
+/// AVX-512 (for bytes that come every few dozen bytes, as `<` in HTML),
+/// `memchr` otherwise.
 pub(crate) fn byte_positions(
     bytes: &[u8],
     c: u8,
 ) -> impl Iterator<Item = usize> + '_ {
-    by_windows(bytes, move |w| window_of(w, c))
+    let vector = byte_wide();
+    let (for_vector, for_memchr) =
+        if vector { (bytes, &[][..]) } else { (&[][..], bytes) };
+    let mut windows = by_windows(for_vector, move |w| window_of(w, c));
+    let mut plain = memchr::memchr_iter(c, for_memchr);
+    std::iter::from_fn(
+        move || if vector { windows.next() } else { plain.next() },
+    )
 }
 
 /// Bit `i` set where `window[i]` (at most 64 bytes) is `c`.
 fn window_of(window: &[u8], c: u8) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if wide() {
-        // SAFETY: `wide()` says the CPU has AVX-512F and AVX-512BW.
+    if byte_wide() {
+        // SAFETY: `byte_wide()` says the CPU has AVX-512F and AVX-512BW.
         return unsafe { window_of_avx512(window, c) };
     }
-    window_scalar(window, |x| x == c)
+    window.iter().enumerate().fold(0, |m, (i, &x)| m | u64::from(x == c) << i)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -650,6 +680,21 @@ fn wide() -> bool {
     *WIDE.get_or_init(avx512)
 }
 
+/// Whether the CPU has AVX-512's byte instructions (F and BW, without
+/// VBMI's permutes): all the byte searches and the ASCII test need.
+fn byte_wide() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        static BYTE_WIDE: OnceLock<bool> = OnceLock::new();
+        *BYTE_WIDE.get_or_init(|| {
+            std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512bw")
+        })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 fn classes_avx512(bytes: &[u8], tables: &[[u8; 128]; 2]) -> ([u64; 16], u64) {
@@ -705,8 +750,8 @@ mod tests {
     #[test]
     fn find_byte_agrees_with_a_byte_loop() {
         // The byte sought (and a second copy after it) at every place of
-        // every length to 200, or absent; NUL and 0xFF too, which the
-        // masked-off bytes of a short load must not match.
+        // every length to 200, or absent; NUL too, which the zeroed
+        // bytes of a short load must not match, and a byte not ASCII.
         for c in [b'<', 0, 0xFF] {
             for len in 0..200usize {
                 for at in 0..=len {
@@ -754,15 +799,14 @@ mod tests {
                     .collect();
                 let got: Vec<usize> = marks(&b, b':', b'=').collect();
                 assert_eq!(got, want, "{b:?}");
+                // The path without AVX-512, whatever this CPU has.
                 let head = b.get(..64).unwrap_or(&b);
-                let scalar = window_scalar(head, |c| {
-                    c == b':' || c == b'=' || !c.is_ascii()
-                });
-                assert_eq!(window_marks(head, b':', b'='), scalar, "{b:?}");
-                for c in [b':', 0, 0xFF] {
-                    let scalar = window_scalar(head, |x| x == c);
-                    assert_eq!(window_of(head, c), scalar, "{b:?}");
-                }
+                let want: u64 = want
+                    .iter()
+                    .filter(|&&i| i < 64)
+                    .fold(0, |m, &i| m | 1 << i);
+                let scalar = window_marks_scalar(head, b':', b'=');
+                assert_eq!(scalar, want, "{b:?}");
             }
         }
     }

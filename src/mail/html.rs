@@ -1162,10 +1162,10 @@ fn lookup(name: &[u8]) -> Option<(char, bool)> {
     let legacy = |c| Some((c, true));
     let modern = |c| Some((c, false));
     match name {
-        b"amp" | b"AMP" => legacy('&'),
-        b"lt" | b"LT" => legacy('<'),
-        b"gt" | b"GT" => legacy('>'),
-        b"quot" | b"QUOT" => legacy('"'),
+        b"AMP" => legacy('&'),
+        b"LT" => legacy('<'),
+        b"GT" => legacy('>'),
+        b"QUOT" => legacy('"'),
         b"COPY" => legacy('\u{A9}'),
         b"REG" => legacy('\u{AE}'),
         b"apos" => modern('\''),

@@ -142,13 +142,15 @@ impl OffsetMap {
     /// text of `len` bytes. The inner maps (quoted-printable, yEnc,
     /// unfolding, `format=flowed`) have runs of one width only.
     pub(crate) fn then(&self, len: usize, inner: &OffsetMap) -> OffsetMap {
-        if self.anchors[..] == [Anchor::ratio(0, 0, 1, 1)]
+        if len > 0
+            && self.anchors[..] == [Anchor::ratio(0, 0, 1, 1)]
             && self.chars.is_empty()
             && inner.anchors.first().is_some_and(|a| a.text == 0)
             && inner.anchors.iter().all(|a| a.den == 1)
         {
-            // This text is the mid text unchanged (a part that was UTF-8
-            // or ASCII): the inner map as it is, up to the text's end.
+            // This text is the mid text unchanged (UTF-8 or ASCII after
+            // a transfer encoding, unfolding, yEnc or flowed lines were
+            // undone): the inner map as it is, up to the text's end.
             let keep = inner.anchors.partition_point(|a| a.text < len).max(1);
             let anchors = inner.anchors.get(..keep).unwrap_or_default();
             return OffsetMap { anchors: anchors.to_vec(), chars: Vec::new() };

@@ -258,7 +258,6 @@ impl ExtractorBuilder {
     /// over the whole input).
     pub fn line_numbers(&mut self, yes: bool) -> &mut Self {
         self.line_numbers = yes;
-        self.mail.line_numbers = yes;
         self
     }
 

@@ -93,7 +93,11 @@ impl ExtractorBuilder {
             schemes: self.schemes.clone(),
             refang: self.refang,
         };
-        Ok(Extractor { config: self.clone(), finder, pool: Arc::default() })
+        let mut config = self.clone();
+        // Messages count their line breaks only when asked, as the merge
+        // of plain text does.
+        config.mail.line_numbers = self.line_numbers;
+        Ok(Extractor { config, finder, pool: Arc::default() })
     }
 }
 

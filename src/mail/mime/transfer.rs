@@ -178,7 +178,6 @@ pub(super) fn url_escape(hex: &[u8], v: u8) -> bool {
 /// What each byte is to base64 in MIME (RFC 2045 6.8): its value in the
 /// alphabet (0 to 63; not the URL-safe `-` and `_`), [`B64_PAD`] for `=`,
 /// [`B64_SPACE`] for ASCII whitespace, [`B64_OTHER`] for anything else.
-/// One table load a byte, where a chain of range tests cost several.
 const B64: [u8; 256] = {
     let mut t = [B64_OTHER; 256];
     let alphabet =
@@ -253,9 +252,9 @@ pub(super) fn decode_base64(input: &[u8]) -> (Vec<u8>, bool) {
         // Four characters of the alphabet at a group's start (the whole
         // of a well-formed line, 4 at a time): three bytes at once.
         if n == 0
-            && let Some(&[a, b, c, d]) = input.get(i..i + 4)
+            && let Some(&[w, x, y, z]) = input.get(i..i + 4)
         {
-            let v = [a, b, c, d].map(|x| B64[usize::from(x)]);
+            let v = [w, x, y, z].map(|k| B64[usize::from(k)]);
             if v.iter().all(|&x| x < 64) {
                 let group = v.iter().fold(0u32, |g, &x| g << 6 | u32::from(x));
                 out.extend_from_slice(&group.to_be_bytes()[1..]);
