@@ -213,6 +213,7 @@ fn find_mbox(c: &mut Criterion) {
     data.extend(std::fs::read(root.join("kasan-dev-2.mboxrd")).unwrap());
     let extractor = Extractor::builder()
         .format(urlx::mail::InputFormat::Mbox)
+        .line_numbers(true)
         .build()
         .expect("mbox extractor");
     let mut group = c.benchmark_group("mail");
