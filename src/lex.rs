@@ -51,7 +51,7 @@ pub(crate) fn hex_val(b: u8) -> Option<u8> {
 
 /// The value of a base64 character, either alphabet (RFC 4648 sections
 /// 4 and 5: `+` or `-` is 62, `/` or `_` is 63).
-pub(crate) fn base64_val(b: u8) -> Option<u8> {
+pub(crate) const fn base64_val(b: u8) -> Option<u8> {
     Some(match b {
         b'A'..=b'Z' => b - b'A',
         b'a'..=b'z' => b - b'a' + 26,

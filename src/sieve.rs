@@ -497,9 +497,12 @@ pub(crate) fn find_byte(bytes: &[u8], c: u8) -> Option<usize> {
     if byte_wide() {
         let head = bytes.get(..64).unwrap_or(bytes);
         // SAFETY: `byte_wide()` says the CPU has AVX-512F and AVX-512BW.
-        let at = unsafe { find_byte_avx512(head, c) };
-        if at.is_some() || head.len() == bytes.len() {
-            return at;
+        let hits = unsafe { window_of_avx512(head, c) };
+        if hits != 0 {
+            return Some(hits.trailing_zeros() as usize);
+        }
+        if head.len() == bytes.len() {
+            return None;
         }
         let rest = bytes.get(64..).unwrap_or(&[]);
         return memchr::memchr(c, rest).map(|k| 64 + k);
@@ -624,15 +627,6 @@ fn window_marks_avx512(bytes: &[u8], a: u8, b: u8) -> u64 {
     let (v, valid) = load_short(bytes);
     let eq = |c: u8| _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(c as i8));
     (eq(a) | eq(b) | _mm512_movepi8_mask(v)) & valid
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn find_byte_avx512(bytes: &[u8], c: u8) -> Option<usize> {
-    use std::arch::x86_64::*;
-    let (v, valid) = load_short(bytes);
-    let hits = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(c as i8)) & valid;
-    (hits != 0).then(|| hits.trailing_zeros() as usize)
 }
 
 #[cfg(target_arch = "x86_64")]

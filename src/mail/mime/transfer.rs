@@ -180,11 +180,15 @@ pub(super) fn url_escape(hex: &[u8], v: u8) -> bool {
 /// [`B64_SPACE`] for ASCII whitespace, [`B64_OTHER`] for anything else.
 const B64: [u8; 256] = {
     let mut t = [B64_OTHER; 256];
-    let alphabet =
-        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut i = 0;
-    while i < 64 {
-        t[alphabet[i] as usize] = i as u8;
+    while i < 256 {
+        let c = i as u8;
+        if let Some(v) = crate::lex::base64_val(c)
+            && c != b'-'
+            && c != b'_'
+        {
+            t[i] = v;
+        }
         i += 1;
     }
     t[b'=' as usize] = B64_PAD;
