@@ -261,12 +261,14 @@ fn collect_hits(
     // Each piece is scanned as soon as it is decoded and then dropped:
     // a message holds one piece at a time, and its hits. The fields of
     // one name in one header share a provenance.
-    type FieldKey = (String, String, mime::Decoded);
-    let mut fields: HashMap<FieldKey, Arc<Provenance>> = HashMap::new();
+    // Keyed by part, name and decoding, written into one buffer: no
+    // allocation for a field already met.
+    let mut fields: HashMap<String, Arc<Provenance>> = HashMap::new();
+    let mut field_key = String::new();
     let mut each = |parsed: &mime::Parsed, piece: mime::Piece| {
         let base = piece.base.as_deref().or(default_base);
         // The warnings are given to the hits once the walk is over.
-        let mut prov = Provenance {
+        let new_prov = || Provenance {
             message: msg.number,
             message_id: parsed.message_id.clone(),
             part: piece.part.clone(),
@@ -280,27 +282,33 @@ fn collect_hits(
         };
         match piece.source {
             mime::PieceKind::Header(_) | mime::PieceKind::Text => {
-                if let mime::PieceKind::Header(ref name) = piece.source {
-                    prov.source = Source::Header;
-                    prov.header = Some(name.clone());
-                }
                 let field = match &piece.source {
                     mime::PieceKind::Header(name) => Some(name.as_str()),
                     _ => None,
                 };
                 let prov = match field {
                     Some(name) => {
-                        let key = (
-                            piece.part.clone(),
-                            name.to_string(),
-                            piece.decoded,
-                        );
-                        fields
-                            .entry(key)
-                            .or_insert_with(|| Arc::new(prov))
-                            .clone()
+                        // A part path and a field name hold no line break.
+                        field_key.clear();
+                        field_key.push_str(&piece.part);
+                        field_key.push('\n');
+                        field_key.push_str(name);
+                        field_key.push('\n');
+                        field_key.push(char::from(b'0' + piece.decoded as u8));
+                        match fields.get(field_key.as_str()) {
+                            Some(p) => p.clone(),
+                            None => {
+                                let p = Arc::new(Provenance {
+                                    source: Source::Header,
+                                    header: Some(name.to_string()),
+                                    ..new_prov()
+                                });
+                                fields.insert(field_key.clone(), p.clone());
+                                p
+                            }
+                        }
                     }
-                    None => Arc::new(prov),
+                    None => Arc::new(new_prov()),
                 };
                 let text = piece.text.as_bytes();
                 ex.find_in_buffer(text, base, urls, out, |c, hit| {
@@ -335,6 +343,7 @@ fn collect_hits(
                     }
                 });
                 let base = html_base.as_deref().or(base);
+                let mut prov = new_prov();
                 // One provenance for each element and attribute, shared
                 // by their hits.
                 let mut attrs: HashMap<String, Arc<Provenance>> =

@@ -2,6 +2,8 @@
 //! (RFC 2045, 2046), each decoded into a piece of UTF-8 text to scan, with
 //! its base URI and where it came from.
 
+use std::borrow::Cow;
+
 use super::flowed::*;
 use super::http::{self, Codings};
 use super::multipart::*;
@@ -447,23 +449,41 @@ impl<'a> Walker<'a, '_> {
         (fields, end)
     }
 
+    /// The value of a field written on one line (most fields), trimmed,
+    /// and its raw offset: what [`Walker::unfold`] makes of it, without a
+    /// copy. `None` for a folded value.
+    fn one_line(&self, field: &Field<'_>) -> Option<(&'a [u8], usize)> {
+        let (s, e) = field.value;
+        let v = self.raw.get(s..e).unwrap_or(&[]);
+        let v = v.strip_suffix(b"\n").unwrap_or(v);
+        if memchr::memchr(b'\n', v).is_some() {
+            return None;
+        }
+        let lead = v.iter().take_while(|&&c| c == b' ' || c == b'\t');
+        let from = lead.count();
+        let mut to = v.len();
+        while to > from && matches!(v[to - 1], b' ' | b'\t' | b'\r') {
+            to -= 1;
+        }
+        Some((&v[from..to], s + from))
+    }
+
+    /// The unfolded value of a field, borrowed where it is on one line.
+    fn unfolded(&self, field: &Field<'_>) -> Cow<'a, [u8]> {
+        match self.one_line(field) {
+            Some((v, _)) => Cow::Borrowed(v),
+            None => Cow::Owned(self.unfold(field).0),
+        }
+    }
+
     /// The unfolded value of a field: its bytes and their raw offsets.
     fn unfold(&self, field: &Field<'_>) -> (Vec<u8>, OffsetMap) {
         let (s, e) = field.value;
         let v = self.raw.get(s..e).unwrap_or(&[]);
         let mut b = MapBuilder::default();
-        let body = v.strip_suffix(b"\n").unwrap_or(v);
-        if memchr::memchr(b'\n', body).is_none() {
-            let v = body;
-            // Not folded (most fields): one run, trimmed.
-            let lead = v.iter().take_while(|&&c| c == b' ' || c == b'\t');
-            let from = lead.count();
-            let mut to = v.len();
-            while to > from && matches!(v[to - 1], b' ' | b'\t' | b'\r') {
-                to -= 1;
-            }
-            b.push(0, s + from, true);
-            return (v[from..to].to_vec(), b.finish(s));
+        if let Some((v, at)) = self.one_line(field) {
+            b.push(0, at, true);
+            return (v.to_vec(), b.finish(s));
         }
         let mut bytes = Vec::with_capacity(v.len());
         // RFC 5322 2.2.3: unfolding removes each CRLF (or LF) that is
@@ -505,14 +525,14 @@ impl<'a> Walker<'a, '_> {
             "message-id",
         ];
         for f in fields {
-            // Most fields are none of these: no lowercase copy for them.
-            if !SLOTS.iter().any(|s| f.name.eq_ignore_ascii_case(s)) {
+            let Some(name) =
+                SLOTS.iter().find(|s| f.name.eq_ignore_ascii_case(s))
+            else {
                 continue;
-            }
-            let name = f.name.to_ascii_lowercase();
-            let (bytes, _) = self.unfold(f);
-            let value = String::from_utf8_lossy(&bytes).into_owned();
-            match name.as_str() {
+            };
+            let bytes = self.unfolded(f);
+            let value = String::from_utf8_lossy(&bytes);
+            match *name {
                 "content-type" if info.content_type.is_none() => {
                     let (main, params) = parse_structured(&value);
                     let ct = if is_media_type(&main) {
@@ -599,17 +619,37 @@ impl<'a> Walker<'a, '_> {
                 return;
             }
         }
-        let (bytes, unfold_map) = self.unfold(f);
-        let mut warnings = Vec::new();
-        let (text, map, decoded) = decode_words(&bytes, &mut warnings);
-        for w in warnings {
-            let p = where_(path);
-            self.warn(format!("{p}: header {}: {w}", excerpt(f.name)));
-        }
-        if self.opts.skip_fields_without_scheme && !text.contains(':') {
-            return;
-        }
-        let map = map.then(text.len(), &unfold_map);
+        // A value on one line without encoded words, in UTF-8 (most
+        // fields): its text is its bytes, copied at one offset.
+        let simple = self
+            .one_line(f)
+            .filter(|(v, _)| {
+                !v.is_empty() && crate::lex::find_short(v, b"=?").is_none()
+            })
+            .and_then(|(v, at)| Some((std::str::from_utf8(v).ok()?, at)));
+        let (text, map, decoded) = match simple {
+            Some((v, at)) => {
+                if self.opts.skip_fields_without_scheme && !v.contains(':') {
+                    return;
+                }
+                (v.to_string(), OffsetMap::linear_from(at), Decoded::None)
+            }
+            None => {
+                let (bytes, unfold_map) = self.unfold(f);
+                let mut warnings = Vec::new();
+                let (text, map, decoded) = decode_words(&bytes, &mut warnings);
+                for w in warnings {
+                    let p = where_(path);
+                    self.warn(format!("{p}: header {}: {w}", excerpt(f.name)));
+                }
+                if self.opts.skip_fields_without_scheme && !text.contains(':')
+                {
+                    return;
+                }
+                let map = map.then(text.len(), &unfold_map);
+                (text, map, decoded)
+            }
+        };
         (self.each)(
             &self.parsed,
             Piece {
@@ -1210,5 +1250,71 @@ mod tests {
                 });
             assert_eq!(may_hold_scheme(&raw), want, "{raw:?}");
         }
+    }
+
+    /// A field value on one line without encoded words skips unfolding
+    /// and word decoding: its text and offsets are what they give.
+    #[test]
+    fn one_line_fields_as_decoded_words_give_them() {
+        let pieces: [&[u8]; 10] = [
+            b"http://a.example/",
+            b" ",
+            b"\t",
+            b"\r",
+            "\u{e9}".as_bytes(),
+            b"x",
+            b":",
+            b"=?",
+            b"=?utf-8?q?a=3Ab?=",
+            b"\xff",
+        ];
+        let opts = MimeOptions::default();
+        let mut next = crate::testing::xorshift(0x5eed_f1e1);
+        let mut fast = 0;
+        for _ in 0..20_000 {
+            let mut value: Vec<u8> = Vec::new();
+            for _ in 0..next() % 8 {
+                value
+                    .extend_from_slice(pieces[next() as usize % pieces.len()]);
+            }
+            let mut raw = b"X-Link:".to_vec();
+            let s = raw.len();
+            raw.extend_from_slice(&value);
+            raw.extend_from_slice(b"\nSubject: s\n\nbody\n");
+            let parsed = parse_message(&raw, &opts);
+            let got = parsed
+                .pieces
+                .iter()
+                .find(|p| p.source == PieceKind::Header("X-Link".into()));
+            // The general way: the trimmed value, its words decoded.
+            let v = &raw[s..s + value.len()];
+            let from = v.iter().take_while(|&&c| c == b' ' || c == b'\t');
+            let from = from.count();
+            let mut to = v.len();
+            while to > from && matches!(v[to - 1], b' ' | b'\t' | b'\r') {
+                to -= 1;
+            }
+            let mut b = MapBuilder::default();
+            b.push(0, s + from, true);
+            let unfold_map = b.finish(s);
+            let (text, map, decoded) =
+                decode_words(&v[from..to], &mut Vec::new());
+            let map = map.then(text.len(), &unfold_map);
+            let Some(got) = got else {
+                assert!(!text.contains(':') || text.is_empty(), "{value:?}");
+                continue;
+            };
+            fast += usize::from(std::str::from_utf8(&v[from..to]).is_ok());
+            assert_eq!(got.text, text, "{value:?}");
+            assert_eq!(got.decoded, decoded, "{value:?}");
+            for i in 0..=text.len() + 1 {
+                assert_eq!(
+                    got.map.raw_offset(i),
+                    map.raw_offset(i),
+                    "{value:?} at {i}"
+                );
+            }
+        }
+        assert!(fast > 1_000, "{fast}");
     }
 }
