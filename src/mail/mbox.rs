@@ -499,7 +499,7 @@ fn find_separator(buf: &[u8], from: usize, eof: bool, first: bool) -> Sep {
         }
     }
     let from = from.min(buf.len());
-    for p in memchr::memmem::find_iter(&buf[from..], b"\nFrom ") {
+    for p in FINDERS.from_line.find_iter(&buf[from..]) {
         let p = from + p + 1;
         let before = &buf[..p - 1];
         let after_empty = before.is_empty()
@@ -742,15 +742,19 @@ fn content_length_end(
     None
 }
 
-/// Searchers built once: the header's end and `Content-Length` are looked
-/// for in every message.
+/// Searchers built once: the header's end, `Content-Length`, the next
+/// `From ` line and quoted ones are looked for in every message.
 struct Finders {
     lf_lf: Finder<'static>,
     lf_crlf: Finder<'static>,
     length: [Finder<'static>; 3],
+    from_line: Finder<'static>,
+    quoted_from: Finder<'static>,
 }
 
 static FINDERS: LazyLock<Finders> = LazyLock::new(|| Finders {
+    from_line: Finder::new(b"\nFrom "),
+    quoted_from: Finder::new(b">From "),
     lf_lf: Finder::new(b"\n\n"),
     lf_crlf: Finder::new(b"\n\r\n"),
     length: [
@@ -814,7 +818,7 @@ fn unquote_from(msg: &[u8]) -> (Vec<u8>, Vec<usize>) {
     let mut removed = Vec::new();
     let mut copied = 0;
     // Quoted lines are rare: find `>From ` and copy what lies between.
-    for pos in memchr::memmem::find_iter(msg, b">From ") {
+    for pos in FINDERS.quoted_from.find_iter(msg) {
         let mut line = pos;
         while line > 0 && msg[line - 1] == b'>' {
             line -= 1;

@@ -6,6 +6,11 @@ use super::params::*;
 use crate::lex::find_short;
 use crate::mail::offsets::{MapBuilder, OffsetMap};
 use memchr::memmem;
+use std::sync::LazyLock;
+
+/// The searcher for an encoded `=`, built once (every body is searched).
+static ENCODED_EQ: LazyLock<memmem::Finder<'static>> =
+    LazyLock::new(|| memmem::Finder::new(b"=3D"));
 
 /// Whether a body not declared quoted-printable plainly is, judged only
 /// on evidence no unencoded text gives by chance, because a wrong guess
@@ -30,7 +35,7 @@ use memchr::memmem;
 /// parts' bodies encoded, their delimiters and headers not).
 pub(super) fn looks_quoted_printable(body: &[u8]) -> bool {
     // Most bodies have no `=3D`: no need to read them line by line.
-    if memmem::find(body, b"=3D").is_none() {
+    if ENCODED_EQ.find(body).is_none() {
         return false;
     }
     let mut encoded_eq = false;

@@ -2,6 +2,11 @@
 
 use crate::mail::offsets::{MapBuilder, OffsetMap};
 use memchr::memmem;
+use std::sync::LazyLock;
+
+/// The searcher for a block's header line, built once.
+static YBEGIN: LazyLock<memmem::Finder<'static>> =
+    LazyLock::new(|| memmem::Finder::new(b"=ybegin "));
 
 /// `text` without its yEnc blocks (see [`yenc_blocks`]), and the map of
 /// what is left: the text around a block keeps its offsets into the raw
@@ -43,8 +48,7 @@ pub(super) fn yenc_blocks(b: &[u8]) -> Vec<(usize, usize)> {
     };
     let mut blocks = Vec::new();
     let mut from = 0;
-    while let Some(p) = memmem::find(b.get(from..).unwrap_or(&[]), b"=ybegin ")
-    {
+    while let Some(p) = YBEGIN.find(b.get(from..).unwrap_or(&[])) {
         let start = from + p;
         let header_end = line_end(start);
         from = header_end;
