@@ -232,6 +232,8 @@ pub(crate) struct FeedConfig {
     pub(crate) batch: usize,
     /// Longest message parsed as MIME.
     pub(crate) max_message: usize,
+    /// Hits are given line numbers (mail readers count lines).
+    pub(crate) line_numbers: bool,
 }
 
 impl<'a> Feeder<'a> {
@@ -353,7 +355,11 @@ impl<'a> Feeder<'a> {
         }
         Ok(match format::reading(format) {
             Reading::Records(open) => {
-                Reader::Mail(open(r, self.cfg.max_message))
+                let mut records = open(r, self.cfg.max_message);
+                if !self.cfg.line_numbers {
+                    records.without_lines();
+                }
+                Reader::Mail(records)
             }
             Reading::Text => Reader::Text(
                 Roll::new(r, LOOKBACK, self.cfg.lookahead)

@@ -73,7 +73,8 @@ pub(crate) struct Message {
     /// Offset in the input of the message's first byte (after the
     /// `From ` line).
     pub offset: u64,
-    /// Newlines in the input before `offset`.
+    /// Newlines in the input before `offset` (0 when its reader was
+    /// told [`Records::without_lines`]).
     pub line: u64,
     /// The message was longer than the limit: this is a piece of it
     /// after the first, to be scanned as plain text.
@@ -109,6 +110,10 @@ pub(crate) trait Records {
     /// an error it returns is given after the last record, as a read
     /// error would be (a file that shrank while it was read).
     fn check_end(&mut self, check: EndCheck);
+
+    /// Leave each record's line number 0: nothing will ask for a line
+    /// (the lines before each record are then not counted).
+    fn without_lines(&mut self) {}
 }
 
 /// The messages of an mbox (RFC 4155), each at most `max` bytes.
@@ -149,6 +154,10 @@ impl<R: Read> Records for Messages<R> {
         Messages::next_message(self)
     }
 
+    fn without_lines(&mut self) {
+        self.lines = false;
+    }
+
     fn check_end(&mut self, check: EndCheck) {
         Messages::check_end(self, check);
     }
@@ -167,6 +176,8 @@ pub(crate) struct Messages<R> {
     buf_offset: u64,
     /// Newlines in the input before `buf[start]`.
     buf_line: u64,
+    /// Whether `buf_line` is counted.
+    lines: bool,
     eof: bool,
     number: u64,
     max: usize,
@@ -221,6 +232,7 @@ impl<R: Read> Messages<R> {
             searched: 0,
             buf_offset: 0,
             buf_line: 0,
+            lines: true,
             eof: false,
             number: 0,
             max: max.max(1024),
@@ -424,7 +436,9 @@ impl<R: Read> Messages<R> {
     /// Drop `n` bytes from the front of what is pending.
     fn consume(&mut self, n: usize) {
         let taken = &self.buf[self.start..self.start + n];
-        self.buf_line += bytecount::count(taken, b'\n') as u64;
+        if self.lines {
+            self.buf_line += bytecount::count(taken, b'\n') as u64;
+        }
         self.buf_offset += n as u64;
         self.start += n;
         self.searched = 0;
@@ -902,6 +916,17 @@ mod tests {
         assert_eq!(v[1].raw, b"Subject: two\n\nx\n");
         assert_eq!(&mbox[v[1].offset as usize..][..8], b"Subject:");
         assert_eq!(v[1].line, 7);
+        // Told that no line is asked for: the same messages, line 0.
+        let mut m = Messages::new(&mbox[..], Framing::Mbox, 1 << 20);
+        m.without_lines();
+        for want in &v {
+            let got = m.next_message().unwrap().unwrap();
+            assert_eq!(
+                (got.raw, got.offset, got.line),
+                (want.raw.clone(), want.offset, 0)
+            );
+        }
+        assert!(m.next_message().unwrap().is_none());
     }
 
     #[test]

@@ -52,9 +52,11 @@ struct Warc<R> {
     /// Read but not yet taken: `buf[start..]`.
     buf: Vec<u8>,
     start: usize,
-    /// Offset in the input of `buf[start]`, newlines before it.
+    /// Offset in the input of `buf[start]`, newlines before it (counted
+    /// when `lines`).
     offset: u64,
     line: u64,
+    lines: bool,
     eof: bool,
     error: Option<io::Error>,
     end_check: Option<EndCheck>,
@@ -84,6 +86,10 @@ impl<R: Read> Records for Warc<R> {
     fn check_end(&mut self, check: EndCheck) {
         self.end_check = Some(check);
     }
+
+    fn without_lines(&mut self) {
+        self.lines = false;
+    }
 }
 
 impl<R: Read> Warc<R> {
@@ -94,6 +100,7 @@ impl<R: Read> Warc<R> {
             start: 0,
             offset: 0,
             line: 0,
+            lines: true,
             eof: false,
             error: None,
             end_check: None,
@@ -147,7 +154,9 @@ impl<R: Read> Warc<R> {
     fn skip(&mut self, n: usize) {
         let n = n.min(self.pending().len());
         let passed = &self.buf[self.start..self.start + n];
-        self.line += bytecount::count(passed, b'\n') as u64;
+        if self.lines {
+            self.line += bytecount::count(passed, b'\n') as u64;
+        }
         self.offset += n as u64;
         self.start += n;
     }

@@ -216,6 +216,7 @@ impl Extractor {
                 chunk: cfg.chunk_size,
                 batch: cfg.batch_size,
                 max_message: cfg.mail.max_message,
+                line_numbers: cfg.line_numbers,
             },
         );
         let mut state = MergeState::default();
