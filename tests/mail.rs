@@ -310,6 +310,39 @@ fn base_layer_html_base_href_wins() {
 }
 
 #[test]
+fn base_layer_html_base_counts_for_links_before_it() {
+    // Relative to the part's base, the document read once and again.
+    let msg = format!(
+        "Subject: a\nContent-Base: http://cb.example/c/\n{}",
+        HTML_PART.replace("\n<a", "\n<p>see http://t.example/</p><a").replace(
+            "</a>",
+            "</a><base href=\"../h/\"><a href=\"z\">z</a>"
+        )
+    );
+    assert_eq!(
+        resolved_links(&msg, None),
+        [
+            "http://cb.example/h/x/y.html",
+            "http://cb.example/h/",
+            "http://cb.example/h/z"
+        ]
+    );
+    let ex = urlx::Extractor::builder()
+        .format(urlx::mail::InputFormat::Eml)
+        .build()
+        .unwrap();
+    let text: Vec<String> = ex
+        .find(msg.as_bytes())
+        .iter()
+        .filter(|h| {
+            h.provenance().is_some_and(|p| p.source == urlx::Source::HtmlText)
+        })
+        .map(|h| h.url().to_string())
+        .collect();
+    assert_eq!(text, ["http://t.example/"]);
+}
+
+#[test]
 fn base_layer_content_base() {
     let msg =
         format!("Subject: a\nContent-Base: http://cb.example/c/\n{HTML_PART}");

@@ -329,146 +329,161 @@ fn collect_hits(
             mime::PieceKind::Html => {
                 // HTML `<base href>` comes first (Appendix D), resolved
                 // against the part's base if it is relative. The first
-                // `<base>` counts for links before it too: found by a
-                // first pass, when there may be one.
-                let doc_base = html::may_have_base(&piece.text)
-                    .then(|| html::scan_html_with(&piece.text, &mut |_, _| {}))
-                    .and_then(|d| d.base);
-                let html_base = doc_base.as_deref().and_then(|b| {
-                    let uri = crate::validate::Uri::parse(b);
-                    if uri.is_absolute() {
-                        Some(b.to_string())
-                    } else {
-                        crate::resolve::resolve_str(base?, b).ok()
-                    }
-                });
-                let base = html_base.as_deref().or(base);
-                let mut prov = new_prov();
-                // One provenance for each element and attribute, shared
-                // by their hits.
-                let mut attrs: HashMap<String, Arc<Provenance>> =
-                    HashMap::new();
-                // The key is written into one buffer: no allocation for
-                // a pair already met.
-                let mut key = String::new();
-                let mut attr = |element: &str, name: &str| {
-                    key.clear();
-                    key.push_str(element);
-                    key.push(' ');
-                    key.push_str(name);
-                    if let Some(p) = attrs.get(key.as_str()) {
-                        return p.clone();
-                    }
-                    let p = Arc::new(Provenance {
-                        source: Source::HtmlAttr,
-                        attribute: Some(key.clone()),
-                        ..prov.clone()
-                    });
-                    attrs.insert(key.clone(), p.clone());
-                    p
-                };
-                // The `a href` hits: where each is in `out`, and where
-                // its href is in the HTML (where its anchor's text is
-                // found again).
-                let mut a_hrefs: Vec<(usize, usize)> = Vec::new();
-                // Each tag's links and attribute values as it is read.
-                let mut tag =
-                    |links: &[html::Link], texts: &[html::AttrText]| {
-                        for link in links {
-                            if link.value.is_empty() {
-                                continue;
+                // `<base>` counts for links before it too: a document
+                // found to have one is read again with it (few have one).
+                let mut doc_base: Option<Option<String>> = None;
+                let mark = out.len();
+                loop {
+                    let html_base =
+                        doc_base.iter().flatten().next().and_then(|b| {
+                            let uri = crate::validate::Uri::parse(b);
+                            if uri.is_absolute() {
+                                Some(b.to_string())
+                            } else {
+                                crate::resolve::resolve_str(base?, b).ok()
                             }
-                            let Some(mut hit) = ex.build_hit_in(
-                                &link.value,
-                                base,
-                                Context::Href,
-                                urls,
-                            ) else {
-                                continue;
-                            };
-                            let s = piece.map.raw_offset(link.offset);
-                            let e = piece
-                                .map
-                                .raw_offset(link.offset + link.value.len());
-                            place(&mut hit, s, e);
-                            hit.provenance =
-                                Some(attr(&link.element, link.attr));
-                            if link.attr == "href"
-                                && link.element.eq_ignore_ascii_case("a")
-                            {
-                                a_hrefs.push((out.len(), link.offset));
-                            }
-                            out.push(hit);
+                        });
+                    let base = html_base.as_deref().or(base);
+                    let mut prov = new_prov();
+                    // One provenance for each element and attribute, shared
+                    // by their hits.
+                    let mut attrs: HashMap<String, Arc<Provenance>> =
+                        HashMap::new();
+                    // The key is written into one buffer: no allocation for
+                    // a pair already met.
+                    let mut key = String::new();
+                    let mut attr = |element: &str, name: &str| {
+                        key.clear();
+                        key.push_str(element);
+                        key.push(' ');
+                        key.push_str(name);
+                        if let Some(p) = attrs.get(key.as_str()) {
+                            return p.clone();
                         }
-                        // Every attribute value is text too, for URLs with a
-                        // scheme; a URL found where a URL attribute's link
-                        // starts is that link, not a second hit.
-                        for value in texts {
-                            let mut prov = None;
-                            let text = value.text.as_bytes();
-                            ex.find_in_buffer(
-                                text,
-                                base,
-                                urls,
-                                out,
-                                |c, hit| {
-                                    let h = value.html_offset(c.start);
-                                    if c.abbrev.is_some()
-                                        || links
-                                            .binary_search_by_key(&h, |l| {
-                                                l.offset
-                                            })
-                                            .is_ok()
-                                    {
-                                        return false;
-                                    }
-                                    let s = piece.map.raw_offset(h);
-                                    let e = piece
-                                        .map
-                                        .raw_offset(value.html_offset(c.end));
-                                    place(hit, s, e);
-                                    let p = prov.get_or_insert_with(|| {
-                                        attr(&value.element, &value.attr)
-                                    });
-                                    hit.provenance = Some(p.clone());
-                                    true
-                                },
-                            );
-                        }
+                        let p = Arc::new(Provenance {
+                            source: Source::HtmlAttr,
+                            attribute: Some(key.clone()),
+                            ..prov.clone()
+                        });
+                        attrs.insert(key.clone(), p.clone());
+                        p
                     };
-                let doc = html::scan_html_for(
-                    &piece.text,
-                    &mut tag,
-                    cfg.anchor_texts,
-                );
-                with_anchor_texts(out, &a_hrefs, &doc.anchors);
-                prov.source = Source::HtmlText;
-                let prov = Arc::new(prov);
-                ex.find_in_buffer(
-                    doc.text.as_bytes(),
-                    base,
-                    urls,
-                    out,
-                    |c, hit| {
-                        let s = piece.map.raw_offset(doc.html_offset(c.start));
-                        let e = piece.map.raw_offset(doc.html_offset(c.end));
-                        place(hit, s, e);
-                        hit.provenance = Some(prov.clone());
-                        true
-                    },
-                );
-                // Scripts and style sheets, as written (HTML 13.2.5.3,
-                // 13.2.5.4: no character references, no tags inside).
-                let html = piece.text.as_bytes();
-                for &(from, to) in &doc.raw_texts {
-                    let Some(text) = html.get(from..to) else { continue };
-                    ex.find_in_buffer(text, base, urls, out, |c, hit| {
-                        let s = piece.map.raw_offset(from + c.start);
-                        let e = piece.map.raw_offset(from + c.end);
-                        place(hit, s, e);
-                        hit.provenance = Some(prov.clone());
-                        true
-                    });
+                    // The `a href` hits: where each is in `out`, and where
+                    // its href is in the HTML (where its anchor's text is
+                    // found again).
+                    let mut a_hrefs: Vec<(usize, usize)> = Vec::new();
+                    // Each tag's links and attribute values as it is read.
+                    let mut tag =
+                        |links: &[html::Link], texts: &[html::AttrText]| {
+                            for link in links {
+                                if link.value.is_empty() {
+                                    continue;
+                                }
+                                let Some(mut hit) = ex.build_hit_in(
+                                    &link.value,
+                                    base,
+                                    Context::Href,
+                                    urls,
+                                ) else {
+                                    continue;
+                                };
+                                let s = piece.map.raw_offset(link.offset);
+                                let e = piece.map.raw_offset(
+                                    link.offset + link.value.len(),
+                                );
+                                place(&mut hit, s, e);
+                                hit.provenance =
+                                    Some(attr(&link.element, link.attr));
+                                if link.attr == "href"
+                                    && link.element.eq_ignore_ascii_case("a")
+                                {
+                                    a_hrefs.push((out.len(), link.offset));
+                                }
+                                out.push(hit);
+                            }
+                            // Every attribute value is text too, for URLs with a
+                            // scheme; a URL found where a URL attribute's link
+                            // starts is that link, not a second hit.
+                            for value in texts {
+                                let mut prov = None;
+                                let text = value.text.as_bytes();
+                                ex.find_in_buffer(
+                                    text,
+                                    base,
+                                    urls,
+                                    out,
+                                    |c, hit| {
+                                        let h = value.html_offset(c.start);
+                                        if c.abbrev.is_some()
+                                            || links
+                                                .binary_search_by_key(
+                                                    &h,
+                                                    |l| l.offset,
+                                                )
+                                                .is_ok()
+                                        {
+                                            return false;
+                                        }
+                                        let s = piece.map.raw_offset(h);
+                                        let e = piece.map.raw_offset(
+                                            value.html_offset(c.end),
+                                        );
+                                        place(hit, s, e);
+                                        let p =
+                                            prov.get_or_insert_with(|| {
+                                                attr(
+                                                    &value.element,
+                                                    &value.attr,
+                                                )
+                                            });
+                                        hit.provenance = Some(p.clone());
+                                        true
+                                    },
+                                );
+                            }
+                        };
+                    let doc = html::scan_html_for(
+                        &piece.text,
+                        &mut tag,
+                        cfg.anchor_texts,
+                    );
+                    if doc_base.is_none() && doc.base.is_some() {
+                        out.truncate(mark);
+                        doc_base = Some(doc.base);
+                        continue;
+                    }
+                    with_anchor_texts(out, &a_hrefs, &doc.anchors);
+                    prov.source = Source::HtmlText;
+                    let prov = Arc::new(prov);
+                    ex.find_in_buffer(
+                        doc.text.as_bytes(),
+                        base,
+                        urls,
+                        out,
+                        |c, hit| {
+                            let s =
+                                piece.map.raw_offset(doc.html_offset(c.start));
+                            let e =
+                                piece.map.raw_offset(doc.html_offset(c.end));
+                            place(hit, s, e);
+                            hit.provenance = Some(prov.clone());
+                            true
+                        },
+                    );
+                    // Scripts and style sheets, as written (HTML 13.2.5.3,
+                    // 13.2.5.4: no character references, no tags inside).
+                    let html = piece.text.as_bytes();
+                    for &(from, to) in &doc.raw_texts {
+                        let Some(text) = html.get(from..to) else { continue };
+                        ex.find_in_buffer(text, base, urls, out, |c, hit| {
+                            let s = piece.map.raw_offset(from + c.start);
+                            let e = piece.map.raw_offset(from + c.end);
+                            place(hit, s, e);
+                            hit.provenance = Some(prov.clone());
+                            true
+                        });
+                    }
+                    break;
                 }
             }
         }
