@@ -23,7 +23,7 @@
 //! dozen bytes ahead, as the HTML scanner looks for `<`, `>` and quotes
 //! ([`find_byte`]), reads the positions of a byte 64 bytes at a time
 //! ([`byte_positions`]) and those a header field is checked for
-//! ([`marks`]).
+//! ([`marks`]), and finds the last byte of a set ([`rfind_in`]).
 
 #![allow(unsafe_code)]
 
@@ -469,6 +469,45 @@ fn ascii_run_avx512(bytes: &[u8], table: &[u8; 128]) -> usize {
     ((!inside).trailing_zeros() as usize).min(bytes.len())
 }
 
+/// The position of the last byte of `bytes` that is ASCII with
+/// `table[b]` not zero: 64 bytes at a time from the end (one masked
+/// load and a byte permute each) with AVX-512, a byte loop otherwise
+/// and for fewer than 16 bytes (whose loop costs less than the tables'
+/// loads).
+pub(crate) fn rfind_in(bytes: &[u8], table: &[u8; 128]) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if bytes.len() >= 16 && wide() {
+            // SAFETY: `wide()` says the CPU has AVX-512F, AVX-512BW and
+            // AVX-512VBMI.
+            return unsafe { rfind_in_avx512(bytes, table) };
+        }
+    }
+    bytes
+        .iter()
+        .rposition(|&b| table.get(usize::from(b)).is_some_and(|&t| t != 0))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn rfind_in_avx512(bytes: &[u8], table: &[u8; 128]) -> Option<usize> {
+    use std::arch::x86_64::*;
+    let (lo, hi) = load_table(table);
+    let mut end = bytes.len();
+    while end > 0 {
+        let start = end.saturating_sub(64);
+        let (v, valid) = load_short(&bytes[start..end]);
+        let c = _mm512_permutex2var_epi8(lo, v, hi);
+        let hits =
+            _mm512_test_epi8_mask(c, c) & !_mm512_movepi8_mask(v) & valid;
+        if hits != 0 {
+            return Some(start + 63 - hits.leading_zeros() as usize);
+        }
+        end = start;
+    }
+    None
+}
+
 /// `bytes` as text when they are all ASCII (so valid UTF-8 without
 /// the general check, whose set-up costs more than a short URL does):
 /// one masked load and a sign-bit test for up to 64 bytes with AVX-512,
@@ -717,6 +756,30 @@ fn pair_index(second: u8, last: u8) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rfind_in_is_the_byte_loop() {
+        let mut table = [0u8; 128];
+        for &b in b" \t<\"" {
+            table[usize::from(b)] = 1;
+        }
+        let bytes: [u8; 6] = [b'a', b' ', b'<', b'"', 0xA0, 0xBC];
+        let mut next = crate::testing::xorshift(0x5107_0b17);
+        for len in 0..300 {
+            for _ in 0..20 {
+                let hay: Vec<u8> = (0..len)
+                    .map(|_| match next() % 16 {
+                        0 => bytes[(next() % 6) as usize],
+                        _ => b'x',
+                    })
+                    .collect();
+                let want = hay
+                    .iter()
+                    .rposition(|&b| b < 128 && table[usize::from(b)] != 0);
+                assert_eq!(rfind_in(&hay, &table), want, "{hay:?}");
+            }
+        }
+    }
 
     /// Every colon kept by the exact test, one by one.
     fn by_colon(s: &Sieve, hay: &[u8], from: usize, to: usize) -> Vec<usize> {

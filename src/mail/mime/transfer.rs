@@ -103,14 +103,23 @@ pub(super) fn is_delimiter_line(line: &[u8]) -> bool {
 /// starts in them, is still open after them: a run starts at `://` and
 /// ends at whitespace, a quote, `<` or `>`.
 pub(super) fn url_run_continues(bytes: &[u8], open: bool) -> bool {
-    let stop = |c: &u8| {
-        matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'\'' | b'<' | b'>')
-    };
-    match bytes.iter().rposition(stop) {
+    match crate::sieve::rfind_in(bytes, &RUN_STOP) {
         Some(d) => find_short(bytes.get(d..).unwrap_or(&[]), b"://").is_some(),
         None => open || find_short(bytes, b"://").is_some(),
     }
 }
+
+/// The bytes that end a `scheme://` run for [`url_run_continues`].
+static RUN_STOP: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let stops = b" \t\r\n\"'<>";
+    let mut k = 0;
+    while k < stops.len() {
+        t[stops[k] as usize] = 1;
+        k += 1;
+    }
+    t
+};
 
 /// Decodes quoted-printable `body` (at raw offset `base`). Returns the
 /// bytes, their map, and whether the input was valid.
