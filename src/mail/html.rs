@@ -366,12 +366,10 @@ enum Content {
 /// Classifies a tag name: the separator it inserts and its content model.
 fn classify(name: &[u8]) -> (Option<char>, Content) {
     let mut buf = [0u8; 10];
-    let Some(dst) = buf.get_mut(..name.len()) else {
+    let Some(lower) = lowercase_into(name, &mut buf) else {
         return (None, Content::Markup);
     };
-    dst.copy_from_slice(name);
-    dst.make_ascii_lowercase();
-    match &*dst {
+    match lower {
         b"script" | b"style" => (None, Content::Script),
         b"title" | b"textarea" => (Some('\n'), Content::Rcdata),
         b"xmp" => (Some('\n'), Content::Rawtext),
@@ -390,12 +388,42 @@ fn classify(name: &[u8]) -> (Option<char>, Content) {
     }
 }
 
+/// `name` lower-cased in `buf`, if it fits: a byte at a time (a short
+/// name's copy is cheaper so than by a call to `memcpy`).
+fn lowercase_into<'b>(name: &[u8], buf: &'b mut [u8]) -> Option<&'b [u8]> {
+    let dst = buf.get_mut(..name.len())?;
+    for (d, &c) in dst.iter_mut().zip(name) {
+        *d = c.to_ascii_lowercase();
+    }
+    Some(dst)
+}
+
 /// The canonical name if `name` is one of [`URL_ATTRIBUTES`].
 fn url_attr(name: &[u8]) -> Option<&'static str> {
-    URL_ATTRIBUTES
-        .iter()
-        .copied()
-        .find(|a| a.as_bytes().eq_ignore_ascii_case(name))
+    let mut buf = [0u8; 10];
+    let lower = lowercase_into(name, &mut buf)?;
+    Some(match lower {
+        b"action" => "action",
+        b"background" => "background",
+        b"cite" => "cite",
+        b"classid" => "classid",
+        b"codebase" => "codebase",
+        b"data" => "data",
+        b"dynsrc" => "dynsrc",
+        b"formaction" => "formaction",
+        b"href" => "href",
+        b"icon" => "icon",
+        b"longdesc" => "longdesc",
+        b"lowsrc" => "lowsrc",
+        b"manifest" => "manifest",
+        b"ping" => "ping",
+        b"poster" => "poster",
+        b"profile" => "profile",
+        b"src" => "src",
+        b"srcset" => "srcset",
+        b"usemap" => "usemap",
+        _ => return None,
+    })
 }
 
 /// One attribute of the tag being parsed: byte ranges in the input.
@@ -1240,6 +1268,22 @@ fn lookup(name: &[u8]) -> Option<(char, bool)> {
 mod tests {
     use super::*;
     use std::time::{Duration, Instant};
+
+    #[test]
+    fn url_attr_names_url_attributes_in_any_case() {
+        for &a in URL_ATTRIBUTES {
+            assert_eq!(url_attr(a.as_bytes()), Some(a));
+            assert_eq!(url_attr(a.to_ascii_uppercase().as_bytes()), Some(a));
+            assert_eq!(url_attr(format!("{a}x").as_bytes()), None);
+            assert_eq!(url_attr(&a.as_bytes()[1..]), None);
+        }
+        for other in ["", "alt", "hreff", "xmlns", "style", "srcsetsrcset"] {
+            assert_eq!(url_attr(other.as_bytes()), None, "{other}");
+        }
+        assert!(matches!(classify(b"SCRIPT").1, Content::Script));
+        assert_eq!(classify(b"BlockQuote").0, Some('\n'));
+        assert_eq!(classify(b"blockquotes").0, None);
+    }
 
     #[test]
     fn clean_trims_and_drops_line_breaks() {
