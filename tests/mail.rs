@@ -314,10 +314,9 @@ fn base_layer_html_base_counts_for_links_before_it() {
     // Relative to the part's base, the document read once and again.
     let msg = format!(
         "Subject: a\nContent-Base: http://cb.example/c/\n{}",
-        HTML_PART.replace("\n<a", "\n<p>see http://t.example/</p><a").replace(
-            "</a>",
-            "</a><base href=\"../h/\"><a href=\"z\">z</a>"
-        )
+        HTML_PART
+            .replace("\n<a", "\n<p>see http://t.example/</p><a")
+            .replace("</a>", "</a><base href=\"../h/\"><a href=\"z\">z</a>")
     );
     assert_eq!(
         resolved_links(&msg, None),
