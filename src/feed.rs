@@ -91,6 +91,13 @@ impl fmt::Debug for Input<'_> {
 /// Most inputs in one batch.
 const MAX_BATCH_SEGMENTS: usize = 512;
 
+/// What a byte of a mail message counts for in a batch's size, against
+/// one of text: the messages of a batch are copied out of their mailbox
+/// by the reading thread and read again by the scanning threads, which
+/// find them in the cache only if the batch is small; and decoding a
+/// message costs several times scanning its bytes as text.
+const MESSAGE_WEIGHT: usize = 4;
+
 /// An input with a NUL byte in its first 64 KiB is binary: skipped.
 pub(crate) const BINARY_PROBE: usize = 64 << 10;
 
@@ -513,7 +520,7 @@ impl<'a> Feeder<'a> {
                 Reader::Mail(ref mut messages) => {
                     match messages.next_message() {
                         Ok(Some(msg)) => {
-                            bytes += msg.raw.len() + 1;
+                            bytes += (msg.raw.len() + 1) * MESSAGE_WEIGHT;
                             let first = cur.first;
                             cur.first = false;
                             batch.push(Item::Message { input, msg, first });
