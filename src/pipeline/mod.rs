@@ -116,6 +116,36 @@ pub struct Extractor {
 /// passes it.
 const HEAVY_BATCH_HITS: usize = 4 * BATCH_HITS as usize;
 
+/// Scanning threads of a search on several threads: as many batches can
+/// be scanned at once.
+const LANES: usize = 2;
+
+/// A scanning thread's channels: batches to it, scanned batches back.
+type Lane = (
+    std::sync::mpsc::SyncSender<Vec<Item>>,
+    std::sync::mpsc::Receiver<ScannedBatch>,
+);
+
+/// How many batches may be scanned at once when `batch` is sent:
+/// [`LANES`] for mail messages and small files of `small` bytes in all,
+/// one otherwise: text (its chunks keep the threads busy to the batch's
+/// end) and a batch holding a long message (whose hits, one every few
+/// bytes at worst, are never held with another batch's).
+fn at_once(batch: &[Item], small: usize) -> usize {
+    let mut bytes = 0usize;
+    for item in batch {
+        bytes = bytes.saturating_add(match item {
+            Item::Message { msg, .. } => msg.raw.len(),
+            Item::Small { len, .. } | Item::SmallPath { len, .. } => {
+                usize::try_from(*len).unwrap_or(usize::MAX)
+            }
+            Item::Data { .. } | Item::Part { .. } => return 1,
+            Item::Error { .. } | Item::End { .. } => 0,
+        });
+    }
+    if bytes <= small { LANES } else { 1 }
+}
+
 impl Extractor {
     /// Whether a search runs on the calling thread alone.
     fn sequential(&self) -> bool {
@@ -246,94 +276,122 @@ impl Extractor {
             }
             return Ok(state.summary);
         }
-        // Several threads: while the pool scans one batch, this thread
-        // merges and prints the previous one and reads the next.
-        // One scanning thread for the whole search, fed through channels
-        // (a thread a batch cost 64 thread starts per 256 MiB).
+        // Several threads: while the pool scans one batch (two of short
+        // messages), this thread merges and prints the previous one and
+        // reads the next. Scanning threads for the whole search, fed
+        // through channels (a thread a batch cost 64 thread starts per
+        // 256 MiB).
         std::thread::scope(|scope| {
-            let (to_scan, jobs) =
-                std::sync::mpsc::sync_channel::<Vec<Item>>(1);
-            let (to_merge, scanned) =
-                std::sync::mpsc::sync_channel::<ScannedBatch>(1);
-            let scanner = scope.spawn(move || {
-                for b in jobs {
-                    if to_merge.send(self.scan_batch(b)).is_err() {
-                        break;
+            let mut lanes = Vec::new();
+            let mut scanners = Vec::new();
+            for _ in 0..LANES {
+                let (to_scan, jobs) =
+                    std::sync::mpsc::sync_channel::<Vec<Item>>(1);
+                let (to_merge, scanned) =
+                    std::sync::mpsc::sync_channel::<ScannedBatch>(1);
+                scanners.push(scope.spawn(move || {
+                    for b in jobs {
+                        if to_merge.send(self.scan_batch(b)).is_err() {
+                            break;
+                        }
                     }
-                }
-            });
-            let result = self.overlapped(
-                &mut feeder,
-                &mut state,
-                sink,
-                to_scan,
-                scanned,
-            );
+                }));
+                lanes.push((to_scan, scanned));
+            }
+            let result =
+                self.overlapped(&mut feeder, &mut state, sink, &lanes);
+            // The channels closed: the scanning threads end.
+            drop(lanes);
             // Joined here rather than by the scope: a scope's end waits
             // for the closure to return, `join` for the thread to exit,
             // its thread-local destructors (the channel's per-thread
             // context) run. A caller that checks for leaks as soon as the
             // search returns (LeakSanitizer in the fuzz targets) sees
             // none.
-            if let Err(panic) = scanner.join() {
-                std::panic::resume_unwind(panic);
+            for scanner in scanners {
+                if let Err(panic) = scanner.join() {
+                    std::panic::resume_unwind(panic);
+                }
             }
             result
         })
     }
 
-    /// The loop of a search on several threads: send each batch to the
+    /// The loop of a search on several threads: send each batch to a
     /// scanning thread, merge the one before meanwhile, read the next.
-    /// Dropping the channel ends on return lets the scanning thread end.
+    /// Batches of text are scanned one at a time; batches of short
+    /// messages two at a time (each on a scanning thread of its own, their
+    /// jobs sharing the pool), so that the pool's threads go from one to
+    /// the next without waiting, at a batch's end, for its last message
+    /// or for the next batch to be read and sent.
     fn overlapped(
         &self,
         feeder: &mut Feeder<'_>,
         state: &mut MergeState,
         sink: &mut dyn Sink,
-        to_scan: std::sync::mpsc::SyncSender<Vec<Item>>,
-        scanned: std::sync::mpsc::Receiver<ScannedBatch>,
+        lanes: &[Lane],
     ) -> io::Result<Summary> {
         let cfg = &self.config;
         // The size for the next batch, the size `batch` was read with,
-        // and the scanned batch to merge with its own size.
+        // the batches being scanned (their lane, size and whether alone),
+        // oldest first.
         let mut size = cfg.batch_size;
         let mut batch = feeder.batch(size);
         let mut read_with = size;
-        let mut done: Option<(ScannedBatch, usize)> = None;
-        while !batch.is_empty() || done.is_some() {
-            // A batch with many hits (a message of dense URLs, which no
-            // batch size can cut) is merged before the next is scanned:
-            // the hits of two such batches are never held at once.
-            if let Some((d, with)) =
-                done.take_if(|(d, _)| d.hits() > HEAVY_BATCH_HITS)
+        let mut scanning: std::collections::VecDeque<(usize, usize, bool)> =
+            std::collections::VecDeque::new();
+        let mut lane = 0;
+        // The scanned batch to merge, its size and whether it was alone.
+        let mut done: Option<(ScannedBatch, usize, bool)> = None;
+        let mut merge = |done: &mut Option<(ScannedBatch, usize, bool)>,
+                         feeder: &mut Feeder<'_>,
+                         size: &mut usize|
+         -> io::Result<bool> {
+            let Some((d, with, _)) = done.take() else { return Ok(true) };
+            let before = state.summary.hits;
+            if !self.merger().merge_batch(d, feeder, state, sink)? {
+                return Ok(false);
+            }
+            let hits = state.summary.hits - before;
+            *size = next_batch_size(cfg, with, hits);
+            Ok(true)
+        };
+        loop {
+            // A batch scanned with another is merged before the next is
+            // sent, as is a batch with many hits (a message of dense URLs,
+            // which no batch size can cut): the hits of two such batches
+            // are never held at once.
+            if done.as_ref().is_some_and(|(d, _, alone)| {
+                !alone || d.hits() > HEAVY_BATCH_HITS
+            }) && !merge(&mut done, feeder, &mut size)?
             {
-                let before = state.summary.hits;
-                if !self.merger().merge_batch(d, feeder, state, sink)? {
+                break;
+            }
+            while !batch.is_empty()
+                && scanning.len() < at_once(&batch, cfg.batch_size / 2)
+            {
+                let Some((to_scan, _)) = lanes.get(lane) else { break };
+                let alone = at_once(&batch, cfg.batch_size / 2) == 1;
+                if to_scan.send(std::mem::take(&mut batch)).is_err() {
+                    break; // a scanning thread panicked: the join says so
+                }
+                scanning.push_back((lane, read_with, alone));
+                lane = (lane + 1) % lanes.len();
+                // A batch scanned alone is merged while the next is
+                // scanned.
+                if !merge(&mut done, feeder, &mut size)? {
                     return Ok(std::mem::take(&mut state.summary));
                 }
-                let hits = state.summary.hits - before;
-                size = next_batch_size(cfg, with, hits);
-            }
-            let scanning = !batch.is_empty();
-            if scanning && to_scan.send(std::mem::take(&mut batch)).is_err() {
-                break; // the scanning thread panicked: the join says so
-            }
-            let sent_with = read_with;
-            if let Some((d, with)) = done.take() {
-                let before = state.summary.hits;
-                if !self.merger().merge_batch(d, feeder, state, sink)? {
-                    return Ok(std::mem::take(&mut state.summary));
-                }
-                let hits = state.summary.hits - before;
-                size = next_batch_size(cfg, with, hits);
-            }
-            if scanning {
                 read_with = size;
                 batch = feeder.batch(size);
-                match scanned.recv() {
-                    Ok(d) => done = Some((d, sent_with)),
-                    Err(_) => break, // it panicked: the join says so
-                }
+            }
+            if !merge(&mut done, feeder, &mut size)? {
+                break;
+            }
+            let Some((l, with, alone)) = scanning.pop_front() else { break };
+            match lanes.get(l).map(|(_, scanned)| scanned.recv()) {
+                Some(Ok(d)) => done = Some((d, with, alone)),
+                _ => break, // it panicked: the join says so
             }
         }
         Ok(std::mem::take(&mut state.summary))
