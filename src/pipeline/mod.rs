@@ -370,8 +370,13 @@ impl Extractor {
             while !batch.is_empty()
                 && scanning.len() < at_once(&batch, cfg.batch_size / 2)
             {
-                let Some((to_scan, _)) = lanes.get(lane) else { break };
                 let alone = at_once(&batch, cfg.batch_size / 2) == 1;
+                // Nothing else is being scanned: the first thread takes
+                // it (the same thread for every batch of text).
+                if alone {
+                    lane = 0;
+                }
+                let Some((to_scan, _)) = lanes.get(lane) else { break };
                 if to_scan.send(std::mem::take(&mut batch)).is_err() {
                     break; // a scanning thread panicked: the join says so
                 }
