@@ -592,7 +592,8 @@ impl FilePart {
     /// Read the part with [`LOOKBACK`] bytes before it and `lookahead`
     /// after it. Unless `binary`, a NUL byte ends the file there (for
     /// the parts after this one too); a part after such a byte reads
-    /// nothing.
+    /// nothing. (With `binary`, a caller that looks for the NUL byte
+    /// itself applies [`cut_at`] and [`FilePart::stop_here`].)
     pub(crate) fn read(
         &self,
         lookahead: u64,
@@ -634,9 +635,15 @@ impl FilePart {
         let binary_at =
             if binary { None } else { cut_at_nul(&mut seg, self.first) };
         if binary_at.is_some() {
-            self.stop.fetch_min(self.own.start, Ordering::Relaxed);
+            self.stop_here();
         }
         Ok(PartRead { seg, binary_at, error })
+    }
+
+    /// The file ends in this part, at a NUL byte: the parts after it read
+    /// nothing.
+    pub(crate) fn stop_here(&self) {
+        self.stop.fetch_min(self.own.start, Ordering::Relaxed);
     }
 }
 
@@ -747,11 +754,16 @@ impl Read for Failed {
 /// in the buffer.
 pub(crate) fn cut_at_nul(seg: &mut Segment, first: bool) -> Option<usize> {
     let p = memchr::memchr(0, &seg.buf[seg.own.clone()])?;
-    let at = seg.own.start + p;
-    let probe = first && p < BINARY_PROBE;
+    Some(cut_at(seg, seg.own.start + p, first))
+}
+
+/// [`cut_at_nul`] for the NUL byte at buffer offset `at`, in `seg.own`,
+/// found by the scan. Returns `at`.
+pub(crate) fn cut_at(seg: &mut Segment, at: usize, first: bool) -> usize {
+    let probe = first && at - seg.own.start < BINARY_PROBE;
     seg.own.end = if probe { seg.own.start } else { at };
     seg.eof = true;
-    Some(at)
+    at
 }
 
 #[cfg(test)]

@@ -331,7 +331,17 @@ fn by_sieve(
     pos: &mut usize,
     found: &mut impl FnMut(Candidate),
 ) {
-    sieve.for_each(hay, from, to, |colon| {
+    sieve.for_each(hay, from, to, sieved(hay, rules, pos, found));
+}
+
+/// What [`by_sieve`] does with each colon the sieve keeps.
+fn sieved<'a>(
+    hay: &'a [u8],
+    rules: &'a ScanRules,
+    pos: &'a mut usize,
+    found: &'a mut impl FnMut(Candidate),
+) -> impl FnMut(usize) + 'a {
+    move |colon| {
         if colon < *pos {
             return;
         }
@@ -339,7 +349,36 @@ fn by_sieve(
             *pos = c.resume;
             found(c);
         }
-    });
+    }
+}
+
+/// Whether [`scan_before_nul`] scans with `rules`: where [`scan`] would
+/// use the sieve alone (built-in schemes, no abbreviated, defanged or
+/// encoded forms, no fixed search, a CPU with the sieve).
+pub(crate) fn scans_before_nul(rules: &ScanRules) -> bool {
+    rules.delimit.opaque.is_none()
+        && !rules.delimit.refang
+        && !rules.encoded
+        && !rules.abbrev.any()
+        && rules.search.is_none()
+        && sieve().is_some()
+}
+
+/// [`scan`] of `hay[from..to]` up to its first NUL byte, found in the
+/// same pass as the triggers (the binary check without a pass of its
+/// own); returns the NUL's offset. Only where [`scans_before_nul`] says
+/// so: otherwise it scans nothing and returns `None`.
+pub(crate) fn scan_before_nul(
+    hay: &[u8],
+    from: usize,
+    to: usize,
+    rules: &ScanRules,
+    mut found: impl FnMut(Candidate),
+) -> Option<usize> {
+    let sieve = sieve().filter(|_| scans_before_nul(rules))?;
+    let mut pos = from;
+    let each = sieved(hay, rules, &mut pos, &mut found);
+    sieve.for_each_before_nul(hay, from, to, each)
 }
 
 /// Give `found` the candidates of every `:` in `hay[from..to]` at or

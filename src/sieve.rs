@@ -167,9 +167,33 @@ impl Sieve {
         to: usize,
         mut each: impl FnMut(usize),
     ) {
+        self.walk::<false>(hay, from, to, &mut each);
+    }
+
+    /// [`Sieve::for_each`] up to the first NUL byte of `hay[from..to]`,
+    /// whose offset it returns: the binary check in the same pass as the
+    /// colons (a zero test a vector step), not a pass of its own.
+    pub(crate) fn for_each_before_nul(
+        &self,
+        hay: &[u8],
+        from: usize,
+        to: usize,
+        mut each: impl FnMut(usize),
+    ) -> Option<usize> {
+        self.walk::<true>(hay, from, to, &mut each)
+    }
+
+    /// [`Sieve::for_each`], and with `NUL` up to the first NUL byte.
+    fn walk<const NUL: bool>(
+        &self,
+        hay: &[u8],
+        from: usize,
+        to: usize,
+        each: &mut impl FnMut(usize),
+    ) -> Option<usize> {
         let to = to.min(hay.len());
         if from >= to {
-            return;
+            return None;
         }
         // The AVX2 loop reads 32 bytes before a position and 33 from it,
         // the AVX-512 loop 2 before and 65 from it: the edges go through
@@ -179,9 +203,11 @@ impl Sieve {
         let vec_to =
             if hay.len() > width { to.min(hay.len() - width) } else { 0 };
         if vec_from >= vec_to {
-            return self.scalar(hay, from, to, &mut each);
+            return self.scalar_to::<NUL>(hay, (from, to), each);
         }
-        self.scalar(hay, from, vec_from, &mut each);
+        if let Some(nul) = self.scalar_to::<NUL>(hay, (from, vec_from), each) {
+            return Some(nul);
+        }
         // The vector loop fills a window's masks with no call in it (a
         // call would have its tables reloaded at every step); the
         // candidates are checked after it.
@@ -189,7 +215,8 @@ impl Sieve {
         let mut i = vec_from;
         while i < vec_to {
             let window = vec_to.min(i.saturating_add(WINDOW * width));
-            let (end, n) = self.vector(hay, i, window, &mut steps);
+            let (end, n, zero) =
+                self.vector::<NUL>(hay, i, window, &mut steps);
             for &(step, mut mask) in &steps[..n] {
                 while mask != 0 {
                     let at = step + mask.trailing_zeros() as usize;
@@ -199,12 +226,33 @@ impl Sieve {
                     }
                 }
             }
+            if zero {
+                // The step at `end` holds a NUL byte before `window`.
+                return self.scalar_to::<NUL>(hay, (end, to), each);
+            }
             if end == i {
                 break;
             }
             i = end;
         }
-        self.scalar(hay, i, to, &mut each);
+        self.scalar_to::<NUL>(hay, (i, to), each)
+    }
+
+    /// The colons of `hay[span]` by the exact test, up to a NUL byte
+    /// there when one is looked for (`NUL`); the NUL's offset.
+    fn scalar_to<const NUL: bool>(
+        &self,
+        hay: &[u8],
+        (from, to): (usize, usize),
+        each: &mut impl FnMut(usize),
+    ) -> Option<usize> {
+        let nul = if NUL && from < to {
+            memchr::memchr(0, &hay[from..to]).map(|k| from + k)
+        } else {
+            None
+        };
+        self.scalar(hay, from, nul.unwrap_or(to), each);
+        nul
     }
 
     /// The exact test on each colon of `hay[from..to]`.
@@ -228,31 +276,33 @@ impl Sieve {
     /// The vector loop over whole steps (64 bytes, 32 with AVX2) from
     /// `from` (at least 2, 32 with AVX2) while a step starts before `to`
     /// (at most `hay.len()` less a step, and at most [`WINDOW`] steps).
-    /// Returns where it stopped (`from` where there is no such loop) and
+    /// Returns where it stopped (`from` where there is no such loop),
     /// `n`: the steps with candidates are the first `n` of `steps`, each
-    /// its start and its candidates as bits.
-    fn vector(
+    /// its start and its candidates as bits; and with `NUL`, whether it
+    /// stopped at a step holding a NUL byte before `to` (that step's
+    /// candidates not among them).
+    fn vector<const NUL: bool>(
         &self,
         hay: &[u8],
         from: usize,
         to: usize,
         steps: &mut [(usize, u64); WINDOW],
-    ) -> (usize, usize) {
+    ) -> (usize, usize, bool) {
         #[cfg(target_arch = "x86_64")]
         {
             if self.wide {
                 // SAFETY: `wide` is set only when the CPU has AVX-512F,
                 // AVX-512BW and AVX-512VBMI.
-                return unsafe { self.avx512(hay, from, to, steps) };
+                return unsafe { self.avx512::<NUL>(hay, from, to, steps) };
             }
             // SAFETY: `sieve()` builds a `Sieve` only when the CPU has
             // AVX2.
-            unsafe { self.avx2(hay, from, to, steps) }
+            unsafe { self.avx2::<NUL>(hay, from, to, steps) }
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
             let _ = (hay, to, steps);
-            (from, 0)
+            (from, 0, false)
         }
     }
 
@@ -265,13 +315,13 @@ impl Sieve {
     /// not as a pair).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn avx2(
+    fn avx2<const NUL: bool>(
         &self,
         hay: &[u8],
         from: usize,
         to: usize,
         steps: &mut [(usize, u64); WINDOW],
-    ) -> (usize, usize) {
+    ) -> (usize, usize, bool) {
         use std::arch::x86_64::*;
         debug_assert!(from >= 32 && to + 32 <= hay.len());
         debug_assert!(to - from <= WINDOW * 32);
@@ -316,6 +366,16 @@ impl Sieve {
                     _mm256_loadu_si256(p.add(i + 1).cast()),
                 )
             };
+            if NUL {
+                let mut zeros =
+                    _mm256_movemask_epi8(_mm256_cmpeq_epi8(c, zero)) as u32;
+                if to - i < 32 {
+                    zeros &= (1u32 << (to - i)) - 1;
+                }
+                if zeros != 0 {
+                    return (i, n, true);
+                }
+            }
             let here = classes(c);
             // The classes of the bytes 1 and 2 before each position: this
             // step's shifted, the previous step's last bytes shifted in.
@@ -346,7 +406,7 @@ impl Sieve {
             n += usize::from(mask != 0);
             i += 32;
         }
-        (i.min(to), n)
+        (i.min(to), n, false)
     }
 }
 
@@ -359,13 +419,13 @@ impl Sieve {
     /// not as a pair).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-    fn avx512(
+    fn avx512<const NUL: bool>(
         &self,
         hay: &[u8],
         from: usize,
         to: usize,
         steps: &mut [(usize, u64); WINDOW],
-    ) -> (usize, usize) {
+    ) -> (usize, usize, bool) {
         use std::arch::x86_64::*;
         debug_assert!(from >= 2 && to + 64 <= hay.len());
         debug_assert!(to - from <= WINDOW * 64);
@@ -396,6 +456,15 @@ impl Sieve {
                     _mm512_loadu_si512(p.add(i + 1).cast()),
                 )
             };
+            if NUL {
+                let mut zeros = _mm512_testn_epi8_mask(c, c);
+                if to - i < 64 {
+                    zeros &= (1u64 << (to - i)) - 1;
+                }
+                if zeros != 0 {
+                    return (i, n, true);
+                }
+            }
             // The permute reads an index's low seven bits: a byte of
             // 0x80 or more looks up an ASCII one, a candidate that
             // `keeps` then rejects.
@@ -415,7 +484,7 @@ impl Sieve {
             n += usize::from(mask != 0);
             i += 64;
         }
-        (i.min(to), n)
+        (i.min(to), n, false)
     }
 }
 
@@ -781,6 +850,19 @@ mod tests {
         }
     }
 
+    /// Both loops the CPU can run, whichever `sieve()` picks.
+    fn both_loops() -> Vec<Sieve> {
+        let mut loops = Vec::new();
+        for wide in [false, true] {
+            if !wide || avx512() {
+                let mut s = Sieve::new(colon_words()).unwrap();
+                s.wide = wide;
+                loops.push(s);
+            }
+        }
+        loops
+    }
+
     /// Every colon kept by the exact test, one by one.
     fn by_colon(s: &Sieve, hay: &[u8], from: usize, to: usize) -> Vec<usize> {
         (from..to).filter(|&i| hay[i] == b':' && s.keeps(hay, i)).collect()
@@ -886,19 +968,48 @@ mod tests {
     }
 
     #[test]
+    fn the_loops_stop_at_the_first_nul_byte() {
+        if !avx2() {
+            return;
+        }
+        let loops = both_loops();
+        let bytes = b"::/ToRLwsa\x00\xffmailto:x://";
+        let mut next = crate::testing::xorshift(0x0000_0a11);
+        for s in &loops {
+            for _ in 0..2000 {
+                let len = next() as usize % 600;
+                let mut hay: Vec<u8> = (0..len)
+                    .map(|_| match next() % 40 {
+                        0 => 0,
+                        k => bytes[k as usize % bytes.len()],
+                    })
+                    .collect();
+                if next().is_multiple_of(2) {
+                    hay.retain(|&b| b != 0);
+                }
+                let from = next() as usize % (hay.len() + 1);
+                let to = from + next() as usize % (hay.len() + 1 - from);
+                let nul = memchr::memchr(0, &hay[from..to]).map(|k| from + k);
+                let mut got = Vec::new();
+                let at =
+                    s.for_each_before_nul(&hay, from, to, |i| got.push(i));
+                let want = by_colon(s, &hay, from, nul.unwrap_or(to));
+                assert_eq!(
+                    (got, at),
+                    (want, nul),
+                    "wide {} {hay:?} {from}..{to}",
+                    s.wide
+                );
+            }
+        }
+    }
+
+    #[test]
     fn the_vector_loops_agree_with_the_exact_test() {
         if !avx2() {
             return;
         }
-        // Both loops the CPU can run, whichever `sieve()` picks.
-        let mut loops = Vec::new();
-        for wide in [false, true] {
-            if !wide || avx512() {
-                let mut s = Sieve::new(colon_words()).unwrap();
-                s.wide = wide;
-                loops.push(s);
-            }
-        }
+        let loops = both_loops();
         // Every byte class next to colons, at every alignment and range
         // (bytes of 0x80 and more whose low seven bits are letters too).
         let mut hay = Vec::new();

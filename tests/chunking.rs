@@ -317,3 +317,97 @@ fn mail_same_for_every_chunking_and_thread_count() {
         assert_eq!(one.install(|| run(chunk, batch)), whole, "{chunk}");
     }
 }
+
+/// The hits and binary notes of `path` read in parts of `chunk` bytes,
+/// with the trigger search fixed to `search` (a fixed search looks for
+/// the NUL byte in a pass of its own; the default scan, in its own).
+fn run_binary_file(
+    path: &std::path::Path,
+    chunk: usize,
+    search: Option<urlx::stages::TriggerSearch>,
+) -> (Vec<Hit>, Vec<(u64, bool)>) {
+    struct Notes(Vec<Hit>, Vec<(u64, bool)>);
+    impl urlx::Sink for Notes {
+        fn hit(
+            &mut self,
+            _: &urlx::InputInfo,
+            hit: &Hit,
+        ) -> std::io::Result<bool> {
+            self.0.push(hit.clone());
+            Ok(true)
+        }
+        fn error(
+            &mut self,
+            _: &urlx::InputInfo,
+            e: &std::io::Error,
+        ) -> std::io::Result<()> {
+            panic!("{e}")
+        }
+        fn binary(
+            &mut self,
+            _: &urlx::InputInfo,
+            at: u64,
+            skipped: bool,
+        ) -> std::io::Result<()> {
+            self.1.push((at, skipped));
+            Ok(())
+        }
+    }
+    let ex = Extractor::builder()
+        .line_numbers(true)
+        .chunk_size(chunk)
+        .batch_size(4 * chunk)
+        .max_url_len(64)
+        .trigger_search(search)
+        .build()
+        .unwrap();
+    let mut sink = Notes(Vec::new(), Vec::new());
+    ex.search(std::iter::once(urlx::Input::file("f", path)), &mut sink)
+        .unwrap();
+    (sink.0, sink.1)
+}
+
+#[test]
+fn a_nul_byte_found_by_the_scan_cuts_where_its_own_search_does() {
+    use urlx::stages::TriggerSearch;
+    if !urlx::stages::search_available(TriggerSearch::Sieve) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("b.txt");
+    let line = b"see http://a.example/x mailto:j@x.example (ftp://f/p)\n";
+    let mut next = crate::common::xorshift(0x0b1a_57e5);
+    let probe = 64 << 10;
+    let mut cut = 0;
+    for round in 0..60 {
+        let len = probe + 1 + (next() as usize % (200 << 10));
+        let mut text: Vec<u8> =
+            line.iter().copied().cycle().take(len).collect();
+        // No NUL, one in the probe, one after it, one at the very end;
+        // a URL right before it now and then.
+        let nul = match round % 4 {
+            0 => None,
+            1 => Some(next() as usize % probe),
+            2 => Some(probe + next() as usize % (len - probe)),
+            _ => Some(len - 1),
+        };
+        if let Some(at) = nul {
+            text[at] = 0;
+            if round % 3 == 0 && at > 20 {
+                text[at - 20..at].copy_from_slice(b" http://n.example/ab");
+            }
+        }
+        std::fs::write(&path, &text).unwrap();
+        for chunk in [1000, 4096, 70_000] {
+            let by_scan = run_binary_file(&path, chunk, None);
+            let apart =
+                run_binary_file(&path, chunk, Some(TriggerSearch::Sieve));
+            assert_eq!(
+                by_scan, apart,
+                "round {round}, NUL at {nul:?}, parts of {chunk}"
+            );
+            cut += usize::from(!by_scan.1.is_empty());
+        }
+    }
+    assert!(cut > 100, "{cut}");
+}

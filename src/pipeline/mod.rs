@@ -42,7 +42,7 @@ use scanned::{Found, Scanned, ScannedBatch};
 
 use crate::delimit::{self, LOOKAHEAD_SLACK};
 use crate::feed::{
-    FeedConfig, Feeder, FilePart, Input, Item, PartRead, cut_at_nul,
+    FeedConfig, Feeder, FilePart, Input, Item, PartRead, cut_at, cut_at_nul,
     read_small,
 };
 use crate::finder::{Finder, placed};
@@ -50,7 +50,7 @@ use crate::format::{self, Reading};
 use crate::hit::{Hit, UrlText};
 use crate::mail;
 use crate::mail::mbox::Message;
-use crate::scan::{ScanRules, scan};
+use crate::scan::{self, ScanRules, scan};
 use crate::stream::Segment;
 use crate::validate::Uri;
 
@@ -551,10 +551,26 @@ impl Extractor {
     /// Read a part of a regular file and scan it, while it is in cache.
     fn read_and_scan(&self, part: &FilePart) -> Found {
         let lookahead = (self.config.max_url_len + LOOKAHEAD_SLACK) as u64;
-        match part.read(lookahead, self.config.binary) {
-            Ok(PartRead { seg, binary_at, error }) => {
+        let binary = self.config.binary;
+        // The binary check in the scan's own pass, where the scan can.
+        let by_scan = !binary && scan::scans_before_nul(&self.finder.rules);
+        match part.read(lookahead, binary || by_scan) {
+            Ok(PartRead { mut seg, mut binary_at, error }) => {
                 let (scanned, urls) = if seg.own.is_empty() {
                     (Vec::new(), String::new())
+                } else if by_scan {
+                    let (mut scanned, mut urls, nul) =
+                        self.scan_chunk_by(&seg, seg.own.clone(), true);
+                    if let Some(at) = nul {
+                        binary_at = Some(cut_at(&mut seg, at, part.first));
+                        part.stop_here();
+                        if seg.own.is_empty() {
+                            // In the binary probe: the input is skipped.
+                            scanned.clear();
+                            urls.clear();
+                        }
+                    }
+                    (scanned, urls)
                 } else {
                     self.scan_chunk(&seg, seg.own.clone())
                 };
@@ -588,9 +604,22 @@ impl Extractor {
         seg: &Segment,
         range: Range<usize>,
     ) -> (Vec<Scanned>, String) {
+        let (out, arena, _) = self.scan_chunk_by(seg, range, false);
+        (out, arena)
+    }
+
+    /// [`Extractor::scan_chunk`], up to the range's first NUL byte if
+    /// `before_nul` (by `scan::scan_before_nul`, which the caller has
+    /// checked applies), and the NUL's offset.
+    fn scan_chunk_by(
+        &self,
+        seg: &Segment,
+        range: Range<usize>,
+        before_nul: bool,
+    ) -> (Vec<Scanned>, String, Option<usize>) {
         let (mut out, mut arena) = self.pool.take();
         let base = self.finder.base();
-        scan(&seg.buf, range.start, range.end, &self.finder.rules, |c| {
+        let each = |c: crate::hit::Candidate| {
             let hit = if c.too_long {
                 None
             } else {
@@ -609,8 +638,15 @@ impl Extractor {
                 hit,
                 independent: c.encoded.is_some(),
             });
-        });
-        (out, arena)
+        };
+        let (hay, rules) = (&seg.buf, &self.finder.rules);
+        let nul = if before_nul {
+            scan::scan_before_nul(hay, range.start, range.end, rules, each)
+        } else {
+            scan(hay, range.start, range.end, rules, each);
+            None
+        };
+        (out, arena, nul)
     }
 }
 
