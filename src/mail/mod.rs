@@ -332,7 +332,7 @@ fn collect_hits(
                 // `<base>` counts for links before it too: a document
                 // found to have one is read again with it (few have one).
                 let mut doc_base: Option<Option<String>> = None;
-                let mark = out.len();
+                let (mark, urls_mark) = (out.len(), urls.len());
                 loop {
                     let html_base =
                         doc_base.iter().flatten().next().and_then(|b| {
@@ -449,6 +449,7 @@ fn collect_hits(
                     );
                     if doc_base.is_none() && doc.base.is_some() {
                         out.truncate(mark);
+                        urls.truncate(urls_mark);
                         doc_base = Some(doc.base);
                         continue;
                     }

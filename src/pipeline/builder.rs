@@ -21,7 +21,8 @@ pub(crate) const DEFAULT_CHUNK: usize = 512 << 10;
 pub(crate) const DEFAULT_BATCH: usize = 4 << 20;
 
 /// Hits a batch should hold at most. Two batches of hits are in memory
-/// at once (one merged, one scanned), at about 100 to 400 bytes a hit
+/// at once (one merged, one scanned; three for batches of short
+/// messages, two of them scanned), at about 100 to 400 bytes a hit
 /// (more for a URL wrapped across lines); 4 MiB of URL lists can hold
 /// 100,000, so batches of dense input are made smaller.
 pub(super) const BATCH_HITS: u64 = 32 << 10;

@@ -127,19 +127,24 @@ type Lane = (
 );
 
 /// How many batches may be scanned at once when `batch` is sent:
-/// [`LANES`] for mail messages and small files of `small` bytes in all,
-/// one otherwise: text (its chunks keep the threads busy to the batch's
-/// end) and a batch holding a long message (whose hits, one every few
-/// bytes at worst, are never held with another batch's).
+/// [`LANES`] for mail messages and small files named by path, of
+/// `small` bytes in all; one otherwise, the batch scanned alone: text
+/// (its chunks keep the threads busy to the batch's end), a batch
+/// holding a long message (whose hits, one every few bytes at worst,
+/// are never held with another batch's) and one of small files already
+/// open (each holds its file open until merged: two such batches at
+/// once are as many files open as the old limit allowed).
 fn at_once(batch: &[Item], small: usize) -> usize {
     let mut bytes = 0usize;
     for item in batch {
         bytes = bytes.saturating_add(match item {
             Item::Message { msg, .. } => msg.raw.len(),
-            Item::Small { len, .. } | Item::SmallPath { len, .. } => {
+            Item::SmallPath { len, .. } => {
                 usize::try_from(*len).unwrap_or(usize::MAX)
             }
-            Item::Data { .. } | Item::Part { .. } => return 1,
+            Item::Data { .. } | Item::Part { .. } | Item::Small { .. } => {
+                return 1;
+            }
             Item::Error { .. } | Item::End { .. } => 0,
         });
     }
@@ -357,18 +362,22 @@ impl Extractor {
             Ok(true)
         };
         loop {
-            // A batch scanned with another is merged before the next is
-            // sent, as is a batch with many hits (a message of dense URLs,
-            // which no batch size can cut): the hits of two such batches
-            // are never held at once.
+            // A batch scanned with another (short messages, half a batch
+            // at most) is merged before the next is sent: the hits held
+            // are its own and its pair's. So is a batch with many hits
+            // scanned alone (a message of dense URLs, which no batch size
+            // can cut): the hits held are its own.
             if done.as_ref().is_some_and(|(d, _, alone)| {
                 !alone || d.hits() > HEAVY_BATCH_HITS
             }) && !merge(&mut done, feeder, &mut size)?
             {
                 break;
             }
+            // A batch scanned alone is sent when nothing else is being
+            // scanned, and nothing is sent while it is.
             while !batch.is_empty()
                 && scanning.len() < at_once(&batch, cfg.batch_size / 2)
+                && scanning.iter().all(|&(_, _, alone)| !alone)
             {
                 let alone = at_once(&batch, cfg.batch_size / 2) == 1;
                 // Nothing else is being scanned: the first thread takes

@@ -31,8 +31,9 @@ impl<T> Default for Pooled<T> {
 
 /// The pool keeps buffers of each kind up to [`POOL_BYTES`] in all, and
 /// at least [`POOL_COUNT`] whatever their size. Two batches can be in
-/// flight, each with up to 512 small files (one buffer pair each) or up
-/// to eight chunks of a large input. Without reuse, each small file's
+/// flight (three of short messages or of small files named by path),
+/// each with up to 512 small files (one buffer pair each) or up to
+/// eight chunks of a large input. Without reuse, each small file's
 /// buffers would grow from empty, reallocating many times; the chunks
 /// of dense input need a few MiB each.
 const POOL_BYTES: usize = 4 << 20;
