@@ -176,31 +176,40 @@ fn corpora_same_for_small_chunks() {
     }
 }
 
+/// A rayon pool of `n` threads.
+fn pool(n: usize) -> std::sync::Arc<rayon::ThreadPool> {
+    std::sync::Arc::new(
+        rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap(),
+    )
+}
+
 #[test]
 fn same_for_every_thread_count() {
     let mut all = Vec::new();
     for f in corpus_files() {
         all.extend(std::fs::read(&f).unwrap());
     }
-    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-    let four = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
-    let a = one.install(|| run(&all, 4096, 65536));
-    let b = four.install(|| run(&all, 4096, 65536));
-    assert!(a.len() > 100);
-    assert_eq!(a, b);
-    // Told to stay on the calling thread, in a pool of four.
-    let c = four.install(|| {
+    let on = |threads: usize, single: bool| {
         Extractor::builder()
             .line_numbers(true)
             .chunk_size(4096)
             .batch_size(65536)
             .max_url_len(64)
-            .single_thread(true)
+            .thread_pool(pool(threads))
+            .single_thread(single)
             .build()
             .unwrap()
             .find(&all)
-    });
-    assert_eq!(a, c);
+    };
+    let a = on(1, false);
+    assert!(a.len() > 100);
+    assert_eq!(on(4, false), a);
+    // Told to stay on the calling thread, with a pool of four.
+    assert_eq!(on(4, true), a);
+    // Called inside a pool of one: the scanning is handed to other
+    // threads all the same.
+    let one = pool(1);
+    assert_eq!(one.install(|| run(&all, 4096, 65536)), a);
 }
 
 /// All hits of `path` read as a file (in parts, by the scanning
@@ -297,24 +306,24 @@ fn mail_same_for_every_chunking_and_thread_count() {
             all.push(b'\n');
         }
     }
-    let run = |chunk: usize, batch: usize| {
+    let (one, four) = (pool(1), pool(4));
+    let run = |chunk: usize, batch: usize, threads: &std::sync::Arc<_>| {
         Extractor::builder()
             .format(urlx::mail::InputFormat::Mbox)
             .line_numbers(true)
             .chunk_size(chunk)
             .batch_size(batch)
+            .thread_pool(std::sync::Arc::clone(threads))
             .build()
             .unwrap()
             .find(&all)
     };
-    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-    let four = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
-    let whole = one.install(|| run(1 << 20, 1 << 22));
+    let whole = run(1 << 20, 1 << 22, &one);
     assert!(whole.len() > 150, "{}", whole.len());
     assert!(whole.iter().all(|h| h.provenance().is_some()));
     for (chunk, batch) in [(1 << 20, 1 << 22), (7, 100), (4096, 20_000)] {
-        assert_eq!(four.install(|| run(chunk, batch)), whole, "{chunk}");
-        assert_eq!(one.install(|| run(chunk, batch)), whole, "{chunk}");
+        assert_eq!(run(chunk, batch, &four), whole, "{chunk}");
+        assert_eq!(run(chunk, batch, &one), whole, "{chunk}");
     }
 }
 

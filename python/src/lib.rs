@@ -126,6 +126,12 @@ impl Options {
     /// The extractor for data (`is_file` false) or for a file.
     fn extractor(&self, is_file: bool) -> PyResult<Extractor> {
         let mut b = self.builder.clone();
+        // 1: on the calling thread (`single_thread`); 0: rayon's global
+        // pool; more: a pool of that many, shared by the calls asking
+        // for it.
+        if self.threads > 1 {
+            b.thread_pool(pool(self.threads)?);
+        }
         b.decompress(match self.decompress {
             Some(true) => Decompress::Sniff,
             Some(false) => Decompress::Never,
@@ -457,19 +463,6 @@ fn pool(n: usize) -> PyResult<Arc<rayon::ThreadPool>> {
     Ok(p)
 }
 
-/// Run `search` with the thread count of `threads`: 1 on the calling
-/// thread (the builder says so), 0 on rayon's global pool (one thread
-/// per CPU), more on a pool of that many.
-fn with_threads<T: Send>(
-    threads: usize,
-    search: impl FnOnce() -> T + Send,
-) -> PyResult<T> {
-    Ok(match threads {
-        0 | 1 => search(),
-        n => pool(n)?.install(search),
-    })
-}
-
 /// The bytes of `data`: `bytes` and `bytearray` as they are, `str` in
 /// UTF-8.
 fn data_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
@@ -518,8 +511,7 @@ fn find(
         }
         Ok((hits, notes))
     };
-    let threads = o.threads;
-    let (hits, notes) = py.detach(|| with_threads(threads, run))??;
+    let (hits, notes) = py.detach(run)?;
     Ok((py_hits(py, hits)?.unbind(), notes))
 }
 
@@ -556,38 +548,28 @@ impl Scan {
                 ),
             ));
         }
-        let pool = match o.threads {
-            0 | 1 => None,
-            n => Some(pool(n)?),
-        };
         let (tx, rx): (SyncSender<Msg>, Receiver<Msg>) =
             sync_channel(IN_FLIGHT);
         let print = o.print.clone();
         std::thread::Builder::new()
             .name("urlx-scan".into())
             .spawn(move || {
-                let search = move || {
-                    let name = path.to_string_lossy().into_owned();
-                    let send = tx.clone();
-                    let mut sink = Collect::new(
-                        print,
-                        Box::new(move |m| send.send(m).is_ok()),
-                    );
-                    let input = Input::file(name, path);
-                    match extractor.search(std::iter::once(input), &mut sink) {
-                        Ok(_) => {
-                            sink.hand_over();
-                        }
-                        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
-                        Err(e) => {
-                            let _ = sink.hand_over()
-                                && tx.send(Msg::Error(e)).is_ok();
-                        }
+                let name = path.to_string_lossy().into_owned();
+                let send = tx.clone();
+                let mut sink = Collect::new(
+                    print,
+                    Box::new(move |m| send.send(m).is_ok()),
+                );
+                let input = Input::file(name, path);
+                match extractor.search(std::iter::once(input), &mut sink) {
+                    Ok(_) => {
+                        sink.hand_over();
                     }
-                };
-                match pool {
-                    Some(p) => p.install(search),
-                    None => search(),
+                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+                    Err(e) => {
+                        let _ =
+                            sink.hand_over() && tx.send(Msg::Error(e)).is_ok();
+                    }
                 }
             })
             .map_err(|e| {

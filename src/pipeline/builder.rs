@@ -79,6 +79,7 @@ pub struct ExtractorBuilder {
     /// and uses the fastest.
     pub(super) trigger_search: Option<TriggerSearch>,
     pub(super) single_thread: bool,
+    pub(super) thread_pool: Option<std::sync::Arc<rayon::ThreadPool>>,
 }
 
 impl Default for ExtractorBuilder {
@@ -108,6 +109,7 @@ impl ExtractorBuilder {
             encoded: false,
             trigger_search: None,
             single_thread: false,
+            thread_pool: None,
         }
     }
 
@@ -289,10 +291,23 @@ impl ExtractorBuilder {
     /// Do all the work of a search on the thread that calls it (read,
     /// scan, merge, call the sink), whatever rayon pool it runs in. For
     /// callers that run one search per core themselves (a framework
-    /// calling a function per record); by default a search uses the
-    /// rayon pool it is called from, or the global one.
+    /// calling a function per record); by default a search scans on
+    /// rayon's global pool, or on [`ExtractorBuilder::thread_pool`].
     pub fn single_thread(&mut self, yes: bool) -> &mut Self {
         self.single_thread = yes;
+        self
+    }
+
+    /// Scan on `pool`'s threads instead of rayon's global pool (one
+    /// thread per CPU unless the program configured it): a search's
+    /// parallel work runs there, wherever the search is called from. (A
+    /// search called inside another pool's `install` scans on the global
+    /// pool all the same: its scanning is handed to threads of its own.)
+    pub fn thread_pool(
+        &mut self,
+        pool: std::sync::Arc<rayon::ThreadPool>,
+    ) -> &mut Self {
+        self.thread_pool = Some(pool);
         self
     }
 

@@ -154,7 +154,15 @@ fn at_once(batch: &[Item], small: usize) -> usize {
 impl Extractor {
     /// Whether a search runs on the calling thread alone.
     fn sequential(&self) -> bool {
-        self.config.single_thread || rayon::current_num_threads() <= 1
+        self.config.single_thread
+            || self
+                .config
+                .thread_pool
+                .as_ref()
+                .map_or_else(rayon::current_num_threads, |p| {
+                    p.current_num_threads()
+                })
+                <= 1
     }
 
     /// A builder with the defaults.
@@ -296,7 +304,13 @@ impl Extractor {
                     std::sync::mpsc::sync_channel::<ScannedBatch>(1);
                 scanners.push(scope.spawn(move || {
                     for b in jobs {
-                        if to_merge.send(self.scan_batch(b)).is_err() {
+                        let scanned = match self.config.thread_pool {
+                            Some(ref pool) => {
+                                pool.install(|| self.scan_batch(b))
+                            }
+                            None => self.scan_batch(b),
+                        };
+                        if to_merge.send(scanned).is_err() {
                             break;
                         }
                     }
