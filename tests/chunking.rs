@@ -176,6 +176,47 @@ fn corpora_same_for_small_chunks() {
     }
 }
 
+#[test]
+fn searches_on_every_thread_of_their_pool_end() {
+    // Two searches at once on the threads of a pool of two (its own, or
+    // the global pool without one): each runs on its thread, none waits
+    // for a pool thread that the other holds.
+    let mut all = Vec::new();
+    for f in corpus_files() {
+        all.extend(std::fs::read(&f).unwrap());
+    }
+    let all = std::sync::Arc::new(all);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let data = std::sync::Arc::clone(&all);
+    std::thread::spawn(move || {
+        let two = pool(2);
+        let ex = Extractor::builder()
+            .chunk_size(4096)
+            .batch_size(65536)
+            .thread_pool(std::sync::Arc::clone(&two))
+            .build()
+            .unwrap();
+        let (a, b) =
+            two.install(|| rayon::join(|| ex.find(&data), || ex.find(&data)));
+        let global = Extractor::builder().chunk_size(4096).build().unwrap();
+        let (c, d) = rayon::join(|| global.find(&data), || global.find(&data));
+        let _ = tx.send((a, b, c, d));
+    });
+    let (a, b, c, d) = rx
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("the searches ended");
+    let want = Extractor::builder()
+        .chunk_size(4096)
+        .single_thread(true)
+        .build()
+        .unwrap()
+        .find(&all);
+    assert!(want.len() > 100);
+    for hits in [a, b, c, d] {
+        assert_eq!(hits, want);
+    }
+}
+
 /// A rayon pool of `n` threads.
 fn pool(n: usize) -> std::sync::Arc<rayon::ThreadPool> {
     std::sync::Arc::new(
@@ -206,10 +247,9 @@ fn same_for_every_thread_count() {
     assert_eq!(on(4, false), a);
     // Told to stay on the calling thread, with a pool of four.
     assert_eq!(on(4, true), a);
-    // Called inside a pool of one: the scanning is handed to other
-    // threads all the same.
-    let one = pool(1);
-    assert_eq!(one.install(|| run(&all, 4096, 65536)), a);
+    // Called on a thread of a pool (one of four): on that thread alone.
+    let four = pool(4);
+    assert_eq!(four.install(|| run(&all, 4096, 65536)), a);
 }
 
 /// All hits of `path` read as a file (in parts, by the scanning

@@ -292,7 +292,9 @@ impl ExtractorBuilder {
     /// scan, merge, call the sink), whatever rayon pool it runs in. For
     /// callers that run one search per core themselves (a framework
     /// calling a function per record); by default a search scans on
-    /// rayon's global pool, or on [`ExtractorBuilder::thread_pool`].
+    /// rayon's global pool, or on [`ExtractorBuilder::thread_pool`], and
+    /// on the calling thread alone when that is a thread of the pool it
+    /// would scan on (see there).
     pub fn single_thread(&mut self, yes: bool) -> &mut Self {
         self.single_thread = yes;
         self
@@ -300,9 +302,15 @@ impl ExtractorBuilder {
 
     /// Scan on `pool`'s threads instead of rayon's global pool (one
     /// thread per CPU unless the program configured it): a search's
-    /// parallel work runs there, wherever the search is called from. (A
-    /// search called inside another pool's `install` scans on the global
-    /// pool all the same: its scanning is handed to threads of its own.)
+    /// parallel work runs there, wherever the search is called from.
+    ///
+    /// A search called on a thread of the pool it would scan on (`pool`
+    /// or, without one, any rayon pool: inside `par_iter`, `join` or
+    /// `install`) runs on that thread alone, as with
+    /// [`ExtractorBuilder::single_thread`]: the work is then spread over
+    /// the searches, and none waits for a pool whose threads all run
+    /// searches. So a search inside another pool's `install` scans on
+    /// its calling thread unless given that pool here.
     pub fn thread_pool(
         &mut self,
         pool: std::sync::Arc<rayon::ThreadPool>,

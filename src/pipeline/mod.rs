@@ -152,17 +152,36 @@ fn at_once(batch: &[Item], small: usize) -> usize {
 }
 
 impl Extractor {
-    /// Whether a search runs on the calling thread alone.
+    /// Whether a search runs on the calling thread alone: when told so,
+    /// when its pool has one thread, and when it is called on a thread of
+    /// the pool it would scan on (inside `par_iter`, `join` or `install`:
+    /// its scanning threads would wait for that pool's threads, which
+    /// may all be running searches that wait in turn). Without a pool of
+    /// its own that is any rayon pool's thread, since which pool a thread
+    /// belongs to cannot be asked.
     fn sequential(&self) -> bool {
-        self.config.single_thread
-            || self
-                .config
-                .thread_pool
-                .as_ref()
-                .map_or_else(rayon::current_num_threads, |p| {
-                    p.current_num_threads()
-                })
-                <= 1
+        if self.config.single_thread {
+            return true;
+        }
+        match self.config.thread_pool {
+            Some(ref pool) => {
+                pool.current_num_threads() <= 1
+                    || pool.current_thread_index().is_some()
+            }
+            None => {
+                rayon::current_num_threads() <= 1
+                    || rayon::current_thread_index().is_some()
+            }
+        }
+    }
+
+    /// Run `scan` on the search's pool: the one given to
+    /// [`ExtractorBuilder::thread_pool`], or rayon's global pool.
+    fn on_pool<T: Send>(&self, scan: impl FnOnce() -> T + Send) -> T {
+        match self.config.thread_pool {
+            Some(ref pool) => pool.install(scan),
+            None => scan(),
+        }
     }
 
     /// A builder with the defaults.
@@ -274,7 +293,7 @@ impl Extractor {
                 if batch.is_empty() {
                     break;
                 }
-                let scanned = self.scan_batch(batch);
+                let scanned = self.on_pool(|| self.scan_batch(batch));
                 if !self.merger().merge_batch(
                     scanned,
                     &mut feeder,
@@ -304,12 +323,7 @@ impl Extractor {
                     std::sync::mpsc::sync_channel::<ScannedBatch>(1);
                 scanners.push(scope.spawn(move || {
                     for b in jobs {
-                        let scanned = match self.config.thread_pool {
-                            Some(ref pool) => {
-                                pool.install(|| self.scan_batch(b))
-                            }
-                            None => self.scan_batch(b),
-                        };
+                        let scanned = self.on_pool(|| self.scan_batch(b));
                         if to_merge.send(scanned).is_err() {
                             break;
                         }
