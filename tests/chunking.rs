@@ -247,7 +247,8 @@ fn same_for_every_thread_count() {
     assert_eq!(on(4, false), a);
     // Told to stay on the calling thread, with a pool of four.
     assert_eq!(on(4, true), a);
-    // Called on a thread of a pool (one of four): on that thread alone.
+    // Called on a thread of a pool of four: scanned on that pool, with
+    // no scanning thread of its own.
     let four = pool(4);
     assert_eq!(four.install(|| run(&all, 4096, 65536)), a);
 }

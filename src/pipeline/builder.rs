@@ -292,9 +292,7 @@ impl ExtractorBuilder {
     /// scan, merge, call the sink), whatever rayon pool it runs in. For
     /// callers that run one search per core themselves (a framework
     /// calling a function per record); by default a search scans on
-    /// rayon's global pool, or on [`ExtractorBuilder::thread_pool`], and
-    /// on the calling thread alone when that is a thread of the pool it
-    /// would scan on (see there).
+    /// rayon's global pool, or on [`ExtractorBuilder::thread_pool`].
     pub fn single_thread(&mut self, yes: bool) -> &mut Self {
         self.single_thread = yes;
         self
@@ -304,13 +302,14 @@ impl ExtractorBuilder {
     /// thread per CPU unless the program configured it): a search's
     /// parallel work runs there, wherever the search is called from.
     ///
-    /// A search called on a thread of the pool it would scan on (`pool`
-    /// or, without one, any rayon pool: inside `par_iter`, `join` or
-    /// `install`) runs on that thread alone, as with
-    /// [`ExtractorBuilder::single_thread`]: the work is then spread over
-    /// the searches, and none waits for a pool whose threads all run
-    /// searches. So a search inside another pool's `install` scans on
-    /// its calling thread unless given that pool here.
+    /// A search called on a thread of the pool it scans on (`pool` or,
+    /// without one, any rayon pool: inside `par_iter`, `join` or
+    /// `install`) reads and merges on that thread and has its batches
+    /// scanned by the pool through rayon's work stealing, with no thread
+    /// of its own waiting for the pool (whose threads may all be running
+    /// searches): reading and scanning then take turns instead of
+    /// overlapping. Without a pool given here, such a search scans on
+    /// the pool it is called in.
     pub fn thread_pool(
         &mut self,
         pool: std::sync::Arc<rayon::ThreadPool>,

@@ -152,26 +152,32 @@ fn at_once(batch: &[Item], small: usize) -> usize {
 }
 
 impl Extractor {
-    /// Whether a search runs on the calling thread alone: when told so,
-    /// when its pool has one thread, and when it is called on a thread of
-    /// the pool it would scan on (inside `par_iter`, `join` or `install`:
-    /// its scanning threads would wait for that pool's threads, which
-    /// may all be running searches that wait in turn). Without a pool of
-    /// its own that is any rayon pool's thread, since which pool a thread
-    /// belongs to cannot be asked.
-    fn sequential(&self) -> bool {
-        if self.config.single_thread {
-            return true;
-        }
+    /// Whether a search's work all runs on the calling thread: when told
+    /// so, or when its pool has one thread.
+    fn one_thread(&self) -> bool {
+        self.config.single_thread
+            || self
+                .config
+                .thread_pool
+                .as_ref()
+                .map_or_else(rayon::current_num_threads, |p| {
+                    p.current_num_threads()
+                })
+                <= 1
+    }
+
+    /// Whether the calling thread is a thread of the pool the search
+    /// scans on (inside `par_iter`, `join` or `install`): the search
+    /// then reads and merges on it, its batches scanned by that pool
+    /// through rayon's own work stealing, with no scanning thread of its
+    /// own (one would wait for that pool's threads, which may all be
+    /// running searches that wait in turn). Without a pool of its own,
+    /// any rayon pool's thread: which pool a thread belongs to cannot be
+    /// asked, and its batches are then scanned on that pool.
+    fn on_a_pool_thread(&self) -> bool {
         match self.config.thread_pool {
-            Some(ref pool) => {
-                pool.current_num_threads() <= 1
-                    || pool.current_thread_index().is_some()
-            }
-            None => {
-                rayon::current_num_threads() <= 1
-                    || rayon::current_thread_index().is_some()
-            }
+            Some(ref pool) => pool.current_thread_index().is_some(),
+            None => rayon::current_thread_index().is_some(),
         }
     }
 
@@ -282,12 +288,17 @@ impl Extractor {
             },
         );
         let mut state = MergeState::default();
-        if cfg.line_buffered || self.sequential() {
+        if cfg.line_buffered || self.one_thread() || self.on_a_pool_thread() {
             // Read, scan, merge, one after the other (line-buffered: and
-            // hand each piece over as soon as it is read). A batch of one
-            // chunk: one buffer, read and scanned while in the core's
-            // cache, again and again.
-            let size = cfg.batch_size.min(cfg.chunk_size);
+            // hand each piece over as soon as it is read). On one thread,
+            // a batch of one chunk: one buffer, read and scanned while in
+            // the core's cache, again and again. On a thread of the pool,
+            // whole batches, whose chunks the pool shares out.
+            let size = if self.one_thread() || cfg.line_buffered {
+                cfg.batch_size.min(cfg.chunk_size)
+            } else {
+                cfg.batch_size
+            };
             loop {
                 let batch = feeder.batch(size);
                 if batch.is_empty() {
@@ -490,7 +501,7 @@ impl Extractor {
         };
         // One thread: the jobs run on this one, where the batch was read
         // and where it is merged (no hand-over to a pool thread and back).
-        let results: Vec<Found> = if self.sequential() {
+        let results: Vec<Found> = if self.one_thread() {
             jobs.iter().map(scan_job).collect()
         } else {
             // Longest first: the jobs still running when the others are
