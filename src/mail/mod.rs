@@ -331,18 +331,17 @@ fn collect_hits(
                 // against the part's base if it is relative. The first
                 // `<base>` counts for links before it too: a document
                 // found to have one is read again with it (few have one).
-                let mut doc_base: Option<Option<String>> = None;
+                let mut doc_base: Option<String> = None;
                 let (mark, urls_mark) = (out.len(), urls.len());
                 loop {
-                    let html_base =
-                        doc_base.iter().flatten().next().and_then(|b| {
-                            let uri = crate::validate::Uri::parse(b);
-                            if uri.is_absolute() {
-                                Some(b.to_string())
-                            } else {
-                                crate::resolve::resolve_str(base?, b).ok()
-                            }
-                        });
+                    let html_base = doc_base.as_deref().and_then(|b| {
+                        let uri = crate::validate::Uri::parse(b);
+                        if uri.is_absolute() {
+                            Some(b.to_string())
+                        } else {
+                            crate::resolve::resolve_str(base?, b).ok()
+                        }
+                    });
                     let base = html_base.as_deref().or(base);
                     let mut prov = new_prov();
                     // One provenance for each element and attribute, shared
@@ -450,7 +449,7 @@ fn collect_hits(
                     if doc_base.is_none() && doc.base.is_some() {
                         out.truncate(mark);
                         urls.truncate(urls_mark);
-                        doc_base = Some(doc.base);
+                        doc_base = doc.base;
                         continue;
                     }
                     with_anchor_texts(out, &a_hrefs, &doc.anchors);

@@ -414,11 +414,14 @@ impl Extractor {
             }
             // A batch scanned alone is sent when nothing else is being
             // scanned, and nothing is sent while it is.
-            while !batch.is_empty()
-                && scanning.len() < at_once(&batch, cfg.batch_size / 2)
-                && scanning.iter().all(|&(_, _, alone)| !alone)
-            {
-                let alone = at_once(&batch, cfg.batch_size / 2) == 1;
+            while !batch.is_empty() {
+                let room = at_once(&batch, cfg.batch_size / 2);
+                if scanning.len() >= room
+                    || scanning.iter().any(|&(_, _, alone)| alone)
+                {
+                    break;
+                }
+                let alone = room == 1;
                 // Nothing else is being scanned: the first thread takes
                 // it (the same thread for every batch of text).
                 if alone {
