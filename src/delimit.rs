@@ -307,7 +307,7 @@ fn glued(hay: &[u8], first: usize, colon: usize) -> Option<usize> {
     (joined && text).then_some(p)
 }
 
-pub(crate) fn is_ws(b: u8) -> bool {
+pub(crate) const fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
 }
 
@@ -989,16 +989,207 @@ fn bare(
 /// `max_len`, from `i` on: past the rest of its run of bytes that are
 /// no whitespace, `<`, `>` or `"`, so that no piece of an over-long URL
 /// (`http://` repeated, a long path holding `http://evil.example/`) is
-/// reported as a URL of its own. The run may go on past `hay`; then the
+/// reported as a URL of its own. A hyphen at the end of a line carries
+/// the run on to the next line, as rule 6 joins such lines into a URL
+/// (whitespace holding one line break, at most [`MAX_BREAK`] bytes, then
+/// a byte of the run), unless that line starts with `scheme://` (a list
+/// of URLs, one a line): lines joined that way are one over-long URL,
+/// and none of them starts a URL of its own.
+///
+/// The run may go on past `hay`; then `hay.len()` is returned and the
 /// caller goes on skipping in the text that follows (the pipeline's
-/// merge does).
+/// merge does) by calling this again where it stopped, with the bytes
+/// before that place in `hay` too: inside a hyphen break, or in the
+/// first word of the line after one, it finds its place by looking
+/// back, so the answer is the same wherever the text was cut. It may
+/// then lie before where the first call stopped (at a hyphen break
+/// before a line starting with `scheme://`).
 pub(crate) fn after_run(hay: &[u8], i: usize) -> usize {
-    let rest = hay.get(i..).unwrap_or_default();
-    let run = rest
+    after_run_by(hay, i, crate::sieve::run_ends)
+}
+
+/// [`after_run`], with `run_ends` finding the bytes that end the run 64
+/// at a time (or not: `None`, as where the CPU cannot; tests use both).
+fn after_run_by(
+    hay: &[u8],
+    i: usize,
+    run_ends: impl Fn(&[u8]) -> Option<u64>,
+) -> usize {
+    let mut i = i.min(hay.len());
+    if hay.get(i).copied().is_some_and(is_ws) {
+        // Inside a hyphen break?
+        let g = i - ws_before(hay, i, MAX_BREAK);
+        if g == 0 || i - g == MAX_BREAK || hay[g - 1] != b'-' {
+            return i;
+        }
+        let newlines = memchr::memchr_iter(b'\n', &hay[g..i]).count();
+        match cross_break(hay, g, i, newlines) {
+            Break::Into(next) => i = next,
+            Break::Ends => return g,
+            Break::Open => return hay.len(),
+        }
+    } else if i > 0 {
+        // In the first word of a line after a hyphen break (or at its
+        // start), whose `scheme://` ends the run before the break?
+        let word = hay[i.saturating_sub(HIERARCHICAL_WINDOW)..i]
+            .iter()
+            .rev()
+            .take_while(|&&b| !ENDS_RUN[b as usize])
+            .count();
+        let a = i - word;
+        let g = a - ws_before(hay, a, MAX_BREAK + 1);
+        if word < HIERARCHICAL_WINDOW
+            && g < a
+            && a - g <= MAX_BREAK
+            && g > 0
+            && hay[g - 1] == b'-'
+        {
+            match cross_break(hay, g, g, 0) {
+                Break::Into(_) => {}
+                Break::Ends => return g,
+                Break::Open => return hay.len(),
+            }
+        }
+    }
+    // The bytes that end the run found 64 at a time where the CPU can
+    // (lines joined after hyphens may be short), a byte loop otherwise.
+    let mut block = i;
+    let mut ends = run_ends(&hay[i..]);
+    loop {
+        let e = match ends.as_mut() {
+            Some(mask) => {
+                while *mask == 0 {
+                    block += 64;
+                    if block >= hay.len() {
+                        return hay.len();
+                    }
+                    *mask = run_ends(&hay[block..]).unwrap_or(0);
+                }
+                let e = block + mask.trailing_zeros() as usize;
+                *mask &= *mask - 1;
+                if e < i {
+                    // In the hyphen break just crossed.
+                    continue;
+                }
+                e
+            }
+            None => {
+                let rest = &hay[i..];
+                i + rest
+                    .iter()
+                    .position(|&b| ENDS_RUN[b as usize])
+                    .unwrap_or(rest.len())
+            }
+        };
+        if e == hay.len() {
+            return e;
+        }
+        if e == 0 || !is_ws(hay[e]) || hay[e - 1] != b'-' {
+            return e;
+        }
+        match cross_break(hay, e, e, 0) {
+            Break::Into(next) => {
+                i = next;
+                if let Some(mask) = ends.as_mut()
+                    && next >= block + 64
+                {
+                    block = next;
+                    *mask = run_ends(&hay[block..]).unwrap_or(0);
+                }
+            }
+            Break::Ends => return e,
+            Break::Open => return hay.len(),
+        }
+    }
+}
+
+/// How many whitespace bytes (at most `max`) end `hay[..i]`.
+fn ws_before(hay: &[u8], i: usize, max: usize) -> usize {
+    hay[i.saturating_sub(max)..i]
         .iter()
-        .position(|&b| is_ws(b) || matches!(b, b'<' | b'>' | b'"'))
-        .unwrap_or(rest.len());
-    i.min(hay.len()) + run
+        .rev()
+        .take_while(|&&b| is_ws(b))
+        .count()
+}
+
+/// The longest line break that joins two lines of a URL after a hyphen
+/// (rule 6): its indentation and a reply's quote marks fit in it.
+const MAX_BREAK: usize = 64;
+
+/// How far [`starts_hierarchical_url`] looks: a letter, 32 more scheme
+/// bytes and `://`.
+const HIERARCHICAL_WINDOW: usize = MAX_SCHEME + 4;
+
+/// Bytes that end an over-long candidate's run ([`after_run`]).
+static ENDS_RUN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = is_ws(b as u8) || matches!(b as u8, b'<' | b'>' | b'"');
+        b += 1;
+    }
+    t
+};
+
+/// What [`cross_break`] found.
+enum Break {
+    /// The run goes on at this offset, the first byte after the break.
+    Into(usize),
+    /// The run ends at the break.
+    Ends,
+    /// `hay` ends before the answer.
+    Open,
+}
+
+/// [`after_run`] in the hyphen break that starts at `g` (after the
+/// hyphen), from its byte `i` on, with `newlines` line breaks between
+/// `g` and `i`: the run goes on past it when it holds one line break,
+/// is at most [`MAX_BREAK`] bytes long and is followed by a byte of the
+/// run that does not start `scheme://`.
+fn cross_break(
+    hay: &[u8],
+    g: usize,
+    mut i: usize,
+    mut newlines: usize,
+) -> Break {
+    while let Some(&b) = hay.get(i) {
+        if !is_ws(b) {
+            if newlines != 1 || ENDS_RUN[b as usize] {
+                return Break::Ends;
+            }
+            return match hierarchical_at(hay, i) {
+                Some(false) => Break::Into(i),
+                Some(true) => Break::Ends,
+                None => Break::Open,
+            };
+        }
+        newlines += usize::from(b == b'\n');
+        if newlines > 1 || i + 1 - g > MAX_BREAK {
+            return Break::Ends;
+        }
+        i += 1;
+    }
+    Break::Open
+}
+
+/// [`starts_hierarchical_url`] at `hay[j]`, or `None` where `hay` ends
+/// before the answer.
+fn hierarchical_at(hay: &[u8], j: usize) -> Option<bool> {
+    if j + HIERARCHICAL_WINDOW <= hay.len() {
+        return Some(starts_hierarchical_url(hay, j));
+    }
+    if !hay.get(j).is_some_and(u8::is_ascii_alphabetic) {
+        return hay.get(j).map(|_| false);
+    }
+    let word = &hay[j + 1..];
+    let k = j + 1 + word.iter().position(|&b| !is_scheme_byte(b))?;
+    if k - j > MAX_SCHEME {
+        return Some(false);
+    }
+    hay.get(k..k + 3).map(|w| w == b"://").or_else(|| {
+        // Whatever follows, the bytes there already say no.
+        (!b"://".starts_with(&hay[k..])).then_some(false)
+    })
 }
 
 /// Rule 5 for the authority of a `scheme://` URL (RFC 3986 3.2): it
@@ -1295,7 +1486,8 @@ fn escape_join(hay: &[u8], i: usize, missing: usize) -> Option<usize> {
         j += 1;
     }
     let digits = hay.get(j..j + missing)?;
-    (digits.iter().all(u8::is_ascii_hexdigit) && j - i <= 64).then_some(j)
+    (digits.iter().all(u8::is_ascii_hexdigit) && j - i <= MAX_BREAK)
+        .then_some(j)
 }
 
 /// The end of the domain name that starts at `hay[d]` (before `limit`):
@@ -1352,7 +1544,11 @@ fn hyphen_join(hay: &[u8], i: usize, depth: usize) -> Option<usize> {
         // A list of URLs, one a line: the next line is a URL of its own.
         return None;
     }
-    if (is_uri_ascii(b) || b >= 0x80) && j - i <= 64 { Some(j) } else { None }
+    if (is_uri_ascii(b) || b >= 0x80) && j - i <= MAX_BREAK {
+        Some(j)
+    } else {
+        None
+    }
 }
 
 /// Whether `hay[j..]` starts with `scheme://` (RFC 3986 3.1: a letter,
@@ -1532,6 +1728,119 @@ mod tests {
                         ends_with_url(&three),
                         three.eq_ignore_ascii_case(b"URL"),
                         "{three:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// An over-long run goes on across hyphen line breaks and stops
+    /// where rule 6 would not join: no line break, two, a break longer
+    /// than `MAX_BREAK`, `<` after it, or a line starting `scheme://`.
+    #[test]
+    fn over_long_runs_cross_hyphen_breaks() {
+        for wide in [true, false] {
+            let end = |text: &str| run_by(text.as_bytes(), 0, wide);
+            assert_eq!(end("aa-\nbb-\r\n  cc d"), 13);
+            assert_eq!(end("aa-\nbb"), 6);
+            assert_eq!(end("aa- bb"), 3);
+            assert_eq!(end("aa-\n\nbb"), 3);
+            assert_eq!(end("aa-\n<bb>"), 3);
+            assert_eq!(end("aa-\nhttp://b.example/"), 3);
+            assert_eq!(end("aa-\nhttp:b.example/ x"), 19);
+            assert_eq!(end("aa-\nh://x"), 3);
+            assert_eq!(end("aa\nbb"), 2);
+            let long = format!("aa-\n{}bb c", " ".repeat(MAX_BREAK - 1));
+            assert_eq!(end(&long), long.len() - 2);
+            let longer = format!("aa-\n{}bb c", " ".repeat(MAX_BREAK));
+            assert_eq!(end(&longer), 3);
+        }
+    }
+
+    /// Texts of up to 40 pieces of runs, hyphen breaks and the bytes
+    /// that end runs, drawn from `seed`.
+    fn run_texts(seed: u64) -> Vec<Vec<u8>> {
+        let pieces: &[&[u8]] = &[
+            b"a",
+            b"-",
+            b"-\n",
+            b"-\r\n",
+            b"\n",
+            b" ",
+            b"\t",
+            b"<",
+            b"\"",
+            b"http://x/",
+            b"ftp:",
+            b"x-\n  ",
+            b"-\n\n",
+            b"-\n h://",
+            b"mailto:",
+            b"\xc3\xa9",
+        ];
+        let mut next = crate::testing::xorshift(seed);
+        (0..3000)
+            .map(|_| {
+                let n = (next() % 40) as usize;
+                (0..n)
+                    .flat_map(|_| {
+                        pieces[next() as usize % pieces.len()].to_vec()
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// From every place a run passes, the run ends where it ends from
+    /// its start: the pipeline's merge takes the end a chunk's scan found
+    /// for a run it resumes inside.
+    #[test]
+    fn over_long_runs_end_the_same_from_every_place_they_pass() {
+        for hay in run_texts(0x0dd_ba11_5eed) {
+            for start in 0..hay.len().min(8) {
+                let end = after_run(&hay, start);
+                for p in start + 1..end {
+                    assert_eq!(
+                        after_run(&hay, p),
+                        end,
+                        "{:?} from {start} and {p}",
+                        String::from_utf8_lossy(&hay)
+                    );
+                }
+            }
+        }
+    }
+
+    /// [`after_run`] with the vector search (where the CPU has it) or the
+    /// byte loop.
+    fn run_by(hay: &[u8], i: usize, wide: bool) -> usize {
+        if wide { after_run(hay, i) } else { after_run_by(hay, i, |_| None) }
+    }
+
+    /// Cut anywhere, the answer is the same: where the first call runs
+    /// to the end of the text it has, a second one on the whole text
+    /// from there (with `LOOKBACK` bytes before it) gives the answer of
+    /// one call on the whole text. The vector search and the byte loop
+    /// agree.
+    #[test]
+    fn over_long_runs_same_wherever_cut() {
+        for hay in run_texts(0x5eed_0fa1_1c0d) {
+            for (start, wide) in [(0, true), (hay.len() / 3, false)] {
+                let whole = run_by(&hay, start, wide);
+                assert_eq!(whole, run_by(&hay, start, !wide));
+                for cut in start + 1..hay.len() {
+                    let first = run_by(&hay[..cut], start, wide);
+                    let got = if first == cut {
+                        let from = cut.saturating_sub(LOOKBACK);
+                        from + run_by(&hay[from..], cut - from, wide)
+                    } else {
+                        first
+                    };
+                    assert_eq!(
+                        got,
+                        whole,
+                        "{:?} from {start} cut at {cut}",
+                        String::from_utf8_lossy(&hay)
                     );
                 }
             }

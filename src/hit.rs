@@ -115,7 +115,8 @@ pub(crate) struct Candidate {
     /// it was read as and the absolute URI it stands for.
     pub abbrev: Option<(AbbrevKind, String)>,
     /// The candidate is longer than the configured maximum: it shadows
-    /// its extent (so no hit starts inside it) but is never reported.
+    /// its extent (so no hit starts inside it) but is never reported;
+    /// its `resume` is `delimit::after_run` from its `end`.
     pub too_long: bool,
     /// A URL written encoded ([`crate::encoded`]): `cleaned` holds it
     /// decoded. Such a candidate neither shadows nor is shadowed.

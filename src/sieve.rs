@@ -743,6 +743,39 @@ fn ascii_avx512(bytes: &[u8]) -> bool {
     std::arch::x86_64::_mm512_movepi8_mask(load_short(bytes).0) == 0
 }
 
+/// The positions of the bytes of `bytes` (at most 64 looked at) that
+/// end an over-long candidate's run (`delimit::after_run`): whitespace,
+/// `<`, `>` and `"`, as a bit mask (bit `k` for `bytes[k]`); `None`
+/// where the CPU lacks AVX-512F and AVX-512BW.
+pub(crate) fn run_ends(bytes: &[u8]) -> Option<u64> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if byte_wide() {
+            let n = bytes.len().min(64);
+            // SAFETY: `byte_wide()` says the CPU has AVX-512F and
+            // AVX-512BW.
+            return Some(unsafe { run_ends_avx512(&bytes[..n]) });
+        }
+    }
+    let _ = bytes;
+    None
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn run_ends_avx512(bytes: &[u8]) -> u64 {
+    use std::arch::x86_64::*;
+    let (v, valid) = load_short(bytes);
+    let is = |b: u8| _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b as i8));
+    // Tab, line feed, vertical tab, form feed and carriage return: 9 to
+    // 13, below 5 once 9 is taken away (the bytes below 9 wrap round).
+    let controls = _mm512_cmplt_epu8_mask(
+        _mm512_sub_epi8(v, _mm512_set1_epi8(9)),
+        _mm512_set1_epi8(5),
+    );
+    (controls | is(b' ') | is(b'<') | is(b'>') | is(b'"')) & valid
+}
+
 /// The `n` bytes of `bytes` (at most 64) in a vector, the rest zero, and
 /// the mask of their positions.
 #[cfg(target_arch = "x86_64")]

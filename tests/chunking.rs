@@ -22,10 +22,44 @@ fn run_max(text: &[u8], chunk: usize, batch: usize, max: usize) -> Vec<Hit> {
         .find(text)
 }
 
+/// The URLs found in `text` read as a stream (in segments with buffers
+/// of their own).
+fn streamed(
+    text: &[u8],
+    chunk: usize,
+    batch: usize,
+    max: usize,
+) -> Vec<String> {
+    let ex = Extractor::builder()
+        .chunk_size(chunk)
+        .batch_size(batch)
+        .max_url_len(max)
+        .build()
+        .unwrap();
+    let mut urls = Vec::new();
+    ex.find_in(text, |h| {
+        urls.push(h.url().to_string());
+        true
+    })
+    .unwrap();
+    urls
+}
+
 /// Pieces that make runs longer than the URL length limit, with URLs
 /// inside them and short URLs between them.
-const LONG_RUN_PIECES: &[&str] =
-    &["http://", "a/", "xyz", " ", "\n", "http://s.example/", "<", ">"];
+const LONG_RUN_PIECES: &[&str] = &[
+    "http://",
+    "a/",
+    "xyz",
+    " ",
+    "\n",
+    "http://s.example/",
+    "<",
+    ">",
+    "-\n",
+    "a-\n  ",
+    "data:,a-\n",
+];
 
 fn long_run_strategy() -> impl Strategy<Value = String> {
     prop::collection::vec(prop::sample::select(LONG_RUN_PIECES), 0..80)
@@ -107,19 +141,26 @@ fn no_tail_of_an_over_long_run() {
         let urls: Vec<&str> = hits.iter().map(|h| h.url()).collect();
         assert_eq!(urls, ["http://ok.example/"], "{chunk} {batch}");
         // Streamed from a reader, in segments with their own buffers.
-        let ex = Extractor::builder()
-            .chunk_size(chunk)
-            .batch_size(batch)
-            .max_url_len(20)
-            .build()
-            .unwrap();
-        let mut urls = Vec::new();
-        ex.find_in(far.as_bytes(), |h| {
-            urls.push(h.url().to_string());
-            true
-        })
-        .unwrap();
-        assert_eq!(urls, ["http://ok.example/"], "reader {chunk} {batch}");
+        assert_eq!(
+            streamed(far.as_bytes(), chunk, batch, 20),
+            ["http://ok.example/"],
+            "reader {chunk} {batch}"
+        );
+    }
+    // Lines joined after hyphens into one over-long URL (rule 6); a
+    // line that starts with `scheme://` is a URL of its own.
+    let joined = format!(
+        "{}and-\nhttp://ok.example/ http://ok.example/x",
+        "data:,a-\n".repeat(3000)
+    );
+    for (chunk, batch) in [(1 << 20, 1 << 22), (7, 100), (64, 100)] {
+        let hits = run_max(joined.as_bytes(), chunk, batch, 100);
+        let urls: Vec<&str> = hits.iter().map(|h| h.url()).collect();
+        assert_eq!(
+            urls,
+            ["http://ok.example/", "http://ok.example/x"],
+            "{chunk} {batch}"
+        );
     }
     for (chunk, batch) in [(1 << 20, 1 << 22), (7, 100), (512, 2048)] {
         let urls = |hits: Vec<Hit>| -> Vec<String> {
@@ -132,6 +173,27 @@ fn no_tail_of_an_over_long_run() {
         assert_eq!(
             urls(run_max(path.as_bytes(), chunk, batch, 100)),
             ["http://ok.example/"]
+        );
+    }
+}
+
+/// A run of lines joined after hyphens ends at a line that starts with
+/// `scheme://` wherever the text is cut: at the end of a segment's
+/// lookahead inside the break or the scheme, the next segment finds it
+/// again (streamed, past the first 64 KiB segment).
+#[test]
+fn hyphen_joined_runs_end_the_same_wherever_cut() {
+    let text = format!(
+        "{}{}and-\n  http://ok.example/ {}",
+        "x ".repeat(40_000),
+        "data:,a-\n".repeat(100),
+        "y ".repeat(2_000)
+    );
+    for (chunk, batch) in (1..=200).map(|k| (k % 7 + 1, 200 + k)) {
+        assert_eq!(
+            streamed(text.as_bytes(), chunk, batch, 100),
+            ["http://ok.example/"],
+            "{chunk} {batch}"
         );
     }
 }

@@ -368,13 +368,33 @@ impl Merger<'_> {
                 (Vec::new(), spec)
             };
         let mut accepted: Vec<Scanned> = Vec::new();
+        if carry.in_long_run {
+            // The rest of a dropped candidate's run, which went on past
+            // the last buffer (it may end before where that buffer ended:
+            // at a hyphen break before a line that starts a URL). Where
+            // this chunk's scan skipped a run past that place, the run
+            // ends where it found (`after_run` from any place a run
+            // passes gives the same end): not skipped twice.
+            let p0 = (carry.resume - base) as usize;
+            let passed = spec
+                .iter()
+                .take_while(|s| s.trigger < p0)
+                .filter(|s| !s.independent)
+                .find(|s| s.run_from.is_some_and(|l| l < p0) && p0 < s.resume);
+            let p = match passed {
+                Some(s) => s.resume,
+                None => after_run(&seg.buf, p0),
+            };
+            carry.resume = base + p as u64;
+            carry.in_long_run = false;
+            // It ends past the text the last buffer owned: a break and a
+            // scheme are far shorter than that buffer's lookahead.
+            debug_assert!(carry.resume >= from);
+        }
         if carry.resume <= from {
             accepted = spec;
         } else {
             let mut p = (carry.resume - base) as usize;
-            if carry.in_long_run {
-                p = after_run(&seg.buf, p);
-            }
             let mut spec = Some(spec);
             while p < range.end {
                 let s = spec.as_deref().unwrap_or_default();
@@ -425,6 +445,7 @@ impl Merger<'_> {
             start: c.start,
             hit,
             independent: c.encoded.is_some(),
+            run_from: c.too_long.then_some(c.end),
         }
     }
 }

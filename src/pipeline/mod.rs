@@ -688,6 +688,7 @@ impl Extractor {
                 start: c.start,
                 hit,
                 independent: c.encoded.is_some(),
+                run_from: c.too_long.then_some(c.end),
             });
         };
         let (hay, rules) = (&seg.buf, &self.finder.rules);

@@ -18,6 +18,9 @@ pub(super) struct Scanned {
     pub(super) hit: Option<Hit>,
     /// An encoded URL's candidate: it neither shadows nor is shadowed.
     pub(super) independent: bool,
+    /// A candidate dropped as too long: where the skip over the rest of
+    /// its run started (`resume` is `delimit::after_run` from there).
+    pub(super) run_from: Option<usize>,
 }
 
 /// A batch with the speculative results of each of its chunks.
