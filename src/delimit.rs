@@ -986,40 +986,56 @@ fn bare(
 }
 
 /// Where scanning resumes after a candidate dropped as longer than
-/// `max_len`, from `i` on: past the rest of its run of bytes that are
-/// no whitespace, `<`, `>` or `"`, so that no piece of an over-long URL
-/// (`http://` repeated, a long path holding `http://evil.example/`) is
-/// reported as a URL of its own. A hyphen at the end of a line carries
-/// the run on to the next line, as rule 6 joins such lines into a URL
-/// (whitespace holding one line break, at most [`MAX_BREAK`] bytes, then
-/// a byte of the run), unless that line starts with `scheme://` (a list
-/// of URLs, one a line): lines joined that way are one over-long URL,
-/// and none of them starts a URL of its own.
+/// `max_len`, from `i` on (the candidate's end): past the rest of its run
+/// of bytes that are no whitespace, `<`, `>` or `"`, so that no piece of
+/// an over-long URL (`http://` repeated, a long path holding
+/// `http://evil.example/`) is reported as a URL of its own. A hyphen at
+/// the end of a line carries the run on to the next line, as rule 6
+/// joins such lines into a URL (whitespace holding one line break, at
+/// most [`MAX_BREAK`] bytes, then a byte of the run), unless that line
+/// starts with `scheme://` (a list of URLs, one a line): lines joined
+/// that way are one over-long URL, and none of them starts a URL of its
+/// own (a reply's quote marks, `>`, end the run, as they end runs
+/// everywhere). Never before `i`.
 ///
 /// The run may go on past `hay`; then `hay.len()` is returned and the
 /// caller goes on skipping in the text that follows (the pipeline's
-/// merge does) by calling this again where it stopped, with the bytes
-/// before that place in `hay` too: inside a hyphen break, or in the
-/// first word of the line after one, it finds its place by looking
-/// back, so the answer is the same wherever the text was cut. It may
-/// then lie before where the first call stopped (at a hyphen break
-/// before a line starting with `scheme://`).
+/// merge does) with [`after_run_resumed`].
 pub(crate) fn after_run(hay: &[u8], i: usize) -> usize {
-    after_run_by(hay, i, crate::sieve::run_ends)
+    after_run_by(hay, i, None, crate::sieve::run_ends)
 }
 
-/// [`after_run`], with `run_ends` finding the bytes that end the run 64
-/// at a time (or not: `None`, as where the CPU cannot; tests use both).
+/// [`after_run`] from `floor`, resumed at `i`, where a call on the text
+/// before a cut stopped at the end of what it had (`hay` holds the bytes
+/// before `i` too): inside a hyphen break after `floor`, or in the first
+/// word of the line after one, it finds its place by looking back, so
+/// the answer is the one a call on the whole text gives, wherever the
+/// text was cut. It may lie before `i`: at a hyphen break that turns out
+/// not to join (the line after it starts with `scheme://`, or the break
+/// goes on with a second line break). From any place a run passes after
+/// `floor`, it gives the end of that run.
+pub(crate) fn after_run_resumed(hay: &[u8], i: usize, floor: usize) -> usize {
+    after_run_by(hay, i, Some(floor), crate::sieve::run_ends)
+}
+
+/// [`after_run`] (`floor` `None`) or [`after_run_resumed`], with
+/// `run_ends` finding the bytes that end the run 64 at a time (or not:
+/// `None`, as where the CPU cannot; tests use both).
 fn after_run_by(
     hay: &[u8],
     i: usize,
+    floor: Option<usize>,
     run_ends: impl Fn(&[u8]) -> Option<u64>,
 ) -> usize {
     let mut i = i.min(hay.len());
+    let Some(floor) = floor else {
+        // A candidate's end: inside its run.
+        return run_on(hay, i, run_ends);
+    };
     if hay.get(i).copied().is_some_and(is_ws) {
         // Inside a hyphen break?
         let g = i - ws_before(hay, i, MAX_BREAK);
-        if g == 0 || i - g == MAX_BREAK || hay[g - 1] != b'-' {
+        if g == 0 || g < floor || i - g == MAX_BREAK || hay[g - 1] != b'-' {
             return i;
         }
         let newlines = memchr::memchr_iter(b'\n', &hay[g..i]).count();
@@ -1042,6 +1058,7 @@ fn after_run_by(
             && g < a
             && a - g <= MAX_BREAK
             && g > 0
+            && g >= floor
             && hay[g - 1] == b'-'
         {
             match cross_break(hay, g, g, 0) {
@@ -1051,6 +1068,15 @@ fn after_run_by(
             }
         }
     }
+    run_on(hay, i, run_ends)
+}
+
+/// [`after_run`] from `i`, inside the run or at the byte that ends it.
+fn run_on(
+    hay: &[u8],
+    mut i: usize,
+    run_ends: impl Fn(&[u8]) -> Option<u64>,
+) -> usize {
     // The bytes that end the run found 64 at a time where the CPU can
     // (lines joined after hyphens may be short), a byte loop otherwise.
     let mut block = i;
@@ -1183,7 +1209,7 @@ fn hierarchical_at(hay: &[u8], j: usize) -> Option<bool> {
     }
     let word = &hay[j + 1..];
     let k = j + 1 + word.iter().position(|&b| !is_scheme_byte(b))?;
-    if k - j > MAX_SCHEME {
+    if k - j > MAX_SCHEME + 1 {
         return Some(false);
     }
     hay.get(k..k + 3).map(|w| w == b"://").or_else(|| {
@@ -1740,7 +1766,7 @@ mod tests {
     #[test]
     fn over_long_runs_cross_hyphen_breaks() {
         for wide in [true, false] {
-            let end = |text: &str| run_by(text.as_bytes(), 0, wide);
+            let end = |text: &str| run_by(text.as_bytes(), 0, None, wide);
             assert_eq!(end("aa-\nbb-\r\n  cc d"), 13);
             assert_eq!(end("aa-\nbb"), 6);
             assert_eq!(end("aa- bb"), 3);
@@ -1799,9 +1825,10 @@ mod tests {
         for hay in run_texts(0x0dd_ba11_5eed) {
             for start in 0..hay.len().min(8) {
                 let end = after_run(&hay, start);
+                assert!(end >= start);
                 for p in start + 1..end {
                     assert_eq!(
-                        after_run(&hay, p),
+                        after_run_resumed(&hay, p, start),
                         end,
                         "{:?} from {start} and {p}",
                         String::from_utf8_lossy(&hay)
@@ -1813,8 +1840,17 @@ mod tests {
 
     /// [`after_run`] with the vector search (where the CPU has it) or the
     /// byte loop.
-    fn run_by(hay: &[u8], i: usize, wide: bool) -> usize {
-        if wide { after_run(hay, i) } else { after_run_by(hay, i, |_| None) }
+    fn run_by(
+        hay: &[u8],
+        i: usize,
+        floor: Option<usize>,
+        wide: bool,
+    ) -> usize {
+        if wide {
+            after_run_by(hay, i, floor, crate::sieve::run_ends)
+        } else {
+            after_run_by(hay, i, floor, |_| None)
+        }
     }
 
     /// Cut anywhere, the answer is the same: where the first call runs
@@ -1825,14 +1861,17 @@ mod tests {
     #[test]
     fn over_long_runs_same_wherever_cut() {
         for hay in run_texts(0x5eed_0fa1_1c0d) {
-            for (start, wide) in [(0, true), (hay.len() / 3, false)] {
-                let whole = run_by(&hay, start, wide);
-                assert_eq!(whole, run_by(&hay, start, !wide));
+            let n = hay.len();
+            for (start, wide) in [(0, true), (n / 3, false), (n / 2, true)] {
+                let whole = run_by(&hay, start, None, wide);
+                assert_eq!(whole, run_by(&hay, start, None, !wide));
+                assert!(whole >= start);
                 for cut in start + 1..hay.len() {
-                    let first = run_by(&hay[..cut], start, wide);
+                    let first = run_by(&hay[..cut], start, None, wide);
                     let got = if first == cut {
                         let from = cut.saturating_sub(LOOKBACK);
-                        from + run_by(&hay[from..], cut - from, wide)
+                        let floor = Some(start.saturating_sub(from));
+                        from + run_by(&hay[from..], cut - from, floor, wide)
                     } else {
                         first
                     };

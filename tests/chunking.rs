@@ -198,6 +198,63 @@ fn hyphen_joined_runs_end_the_same_wherever_cut() {
     }
 }
 
+/// A candidate dropped as too long hides the rest of its own text,
+/// whatever precedes it (a hyphen and a space, a hyphen and a blank line,
+/// a hyphen break before it on a line of its own), read whole or in
+/// pieces.
+#[test]
+fn no_piece_of_an_over_long_url_after_a_break_before_it() {
+    let url = "http://aaaaaaaaaaaaaaaaaaaaaaaaa/http://evil.example/x";
+    for before in ["see - ", "see-\n", "see-\n\n", "see -\n  "] {
+        let text = format!("{before}{url} and http://ok.example/");
+        for (chunk, batch) in [(1 << 20, 1 << 22), (1, 100), (7, 40)] {
+            let hits = run_max(text.as_bytes(), chunk, batch, 30);
+            let urls: Vec<&str> = hits.iter().map(|h| h.url()).collect();
+            assert_eq!(urls, ["http://ok.example/"], "{text:?} {chunk}");
+            assert_eq!(
+                streamed(text.as_bytes(), chunk, batch, 30),
+                ["http://ok.example/"],
+                "{text:?} {chunk} {batch}"
+            );
+        }
+    }
+}
+
+/// A line-buffered stream hands over each read as it comes: an
+/// over-long run ending in a hyphen break at the end of one read, whose
+/// break turns out not to join, ends there (the next read's URL is
+/// found).
+#[test]
+fn line_buffered_reads_end_an_over_long_run_at_a_break() {
+    struct Reads(Vec<&'static [u8]>);
+    impl std::io::Read for Reads {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Ok(0);
+            }
+            let next = self.0.remove(0);
+            buf[..next.len()].copy_from_slice(next);
+            Ok(next.len())
+        }
+    }
+    let ex = Extractor::builder()
+        .line_buffered(true)
+        .max_url_len(20)
+        .build()
+        .unwrap();
+    let mut urls = Vec::new();
+    let reads = Reads(vec![
+        b"see http://aaaaaaaaaaaaaaaaaaaaaa-\n",
+        b"\n http://ok.example/\n",
+    ]);
+    ex.find_in(reads, |h| {
+        urls.push(h.url().to_string());
+        true
+    })
+    .unwrap();
+    assert_eq!(urls, ["http://ok.example/"]);
+}
+
 fn corpus_files() -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();
     let mut dirs = vec![std::path::PathBuf::from(concat!(

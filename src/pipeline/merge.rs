@@ -10,7 +10,7 @@ use std::sync::Arc;
 use super::pool::Pool;
 use super::scanned::{Found, Scanned, ScannedBatch};
 use super::sink::{InputInfo, Sink, Summary};
-use crate::delimit::{LOOKBACK, after_run};
+use crate::delimit::{LOOKBACK, after_run_resumed};
 use crate::feed::{Feeder, Item};
 use crate::finder::Finder;
 use crate::hit::{Candidate, Hit};
@@ -88,8 +88,11 @@ pub(super) struct Carry {
     resume: u64,
     /// Whether scanning resumes inside the run of a candidate dropped as
     /// too long, which went on past the end of the last buffer: the rest
-    /// of the run is skipped first ([`crate::delimit::after_run`]).
+    /// of the run is skipped first ([`crate::delimit::after_run_resumed`]).
     in_long_run: bool,
+    /// Where the skip over that run started (absolute): hyphen breaks
+    /// before it are no part of the run.
+    run_from: u64,
     /// Line tracking: newlines before `cursor`, last newline before it,
     /// last newline before the current buffer.
     cursor: u64,
@@ -368,13 +371,15 @@ impl Merger<'_> {
                 (Vec::new(), spec)
             };
         let mut accepted: Vec<Scanned> = Vec::new();
+        // Whether scanning resumes before this chunk (see below).
+        let mut behind = false;
         if carry.in_long_run {
             // The rest of a dropped candidate's run, which went on past
-            // the last buffer (it may end before where that buffer ended:
-            // at a hyphen break before a line that starts a URL). Where
-            // this chunk's scan skipped a run past that place, the run
-            // ends where it found (`after_run` from any place a run
-            // passes gives the same end): not skipped twice.
+            // the last buffer (it may end before where that buffer ended,
+            // at a hyphen break that turns out not to join). Where this
+            // chunk's scan skipped a run past that place, the run ends
+            // where that scan found (from any place a run passes, it
+            // ends at the same place): not skipped twice.
             let p0 = (carry.resume - base) as usize;
             let passed = spec
                 .iter()
@@ -383,15 +388,20 @@ impl Merger<'_> {
                 .find(|s| s.run_from.is_some_and(|l| l < p0) && p0 < s.resume);
             let p = match passed {
                 Some(s) => s.resume,
-                None => after_run(&seg.buf, p0),
+                None => {
+                    let floor = carry.run_from.saturating_sub(base) as usize;
+                    after_run_resumed(&seg.buf, p0, floor)
+                }
             };
             carry.resume = base + p as u64;
             carry.in_long_run = false;
-            // It ends past the text the last buffer owned: a break and a
-            // scheme are far shorter than that buffer's lookahead.
-            debug_assert!(carry.resume >= from);
+            // Only where the last buffer had next to no lookahead (a
+            // line-buffered stream hands over what it has read) can that
+            // break lie before this chunk: its triggers after the break
+            // are scanned here.
+            behind = carry.resume < from;
         }
-        if carry.resume <= from {
+        if carry.resume <= from && !behind {
             accepted = spec;
         } else {
             let mut p = (carry.resume - base) as usize;
@@ -399,7 +409,8 @@ impl Merger<'_> {
             while p < range.end {
                 let s = spec.as_deref().unwrap_or_default();
                 let before = s.partition_point(|x| x.trigger < p);
-                let free = before == 0 || s[before - 1].resume <= p;
+                let free = p >= range.start
+                    && (before == 0 || s[before - 1].resume <= p);
                 if free {
                     let rest = spec.take().unwrap_or_default();
                     accepted
@@ -428,6 +439,14 @@ impl Merger<'_> {
         // other candidate ends within the lookahead.
         carry.in_long_run =
             !seg.eof && carry.resume >= base + seg.buf.len() as u64;
+        if carry.in_long_run
+            && let Some(from) = accepted
+                .iter()
+                .filter(|s| base + s.resume as u64 == carry.resume)
+                .find_map(|s| s.run_from)
+        {
+            carry.run_from = base + from as u64;
+        }
         if !independent.is_empty() {
             accepted.extend(independent);
             // Stable: the two lists are each in trigger order already.
