@@ -1034,7 +1034,7 @@ fn after_run_by(
     };
     if hay.get(i).copied().is_some_and(is_ws) {
         // Inside a hyphen break?
-        let g = i - ws_before(hay, i, MAX_BREAK);
+        let (g, _) = skip_ws_back(hay, i, MAX_BREAK);
         if g == 0 || g < floor || i - g == MAX_BREAK || hay[g - 1] != b'-' {
             return i;
         }
@@ -1053,7 +1053,7 @@ fn after_run_by(
             .take_while(|&&b| !ENDS_RUN[b as usize])
             .count();
         let a = i - word;
-        let g = a - ws_before(hay, a, MAX_BREAK + 1);
+        let (g, _) = skip_ws_back(hay, a, MAX_BREAK + 1);
         if word < HIERARCHICAL_WINDOW
             && g < a
             && a - g <= MAX_BREAK
@@ -1129,15 +1129,6 @@ fn run_on(
     }
 }
 
-/// How many whitespace bytes (at most `max`) end `hay[..i]`.
-fn ws_before(hay: &[u8], i: usize, max: usize) -> usize {
-    hay[i.saturating_sub(max)..i]
-        .iter()
-        .rev()
-        .take_while(|&&b| is_ws(b))
-        .count()
-}
-
 /// The longest line break that joins two lines of a URL after a hyphen
 /// (rule 6): its indentation and a reply's quote marks fit in it.
 const MAX_BREAK: usize = 64;
@@ -1201,21 +1192,18 @@ fn cross_break(
 /// [`starts_hierarchical_url`] at `hay[j]`, or `None` where `hay` ends
 /// before the answer.
 fn hierarchical_at(hay: &[u8], j: usize) -> Option<bool> {
-    if j + HIERARCHICAL_WINDOW <= hay.len() {
-        return Some(starts_hierarchical_url(hay, j));
-    }
-    if !hay.get(j).is_some_and(u8::is_ascii_alphabetic) {
-        return hay.get(j).map(|_| false);
-    }
-    let word = &hay[j + 1..];
-    let k = j + 1 + word.iter().position(|&b| !is_scheme_byte(b))?;
-    if k - j > MAX_SCHEME + 1 {
+    if !hay.get(j)?.is_ascii_alphabetic() {
         return Some(false);
     }
-    hay.get(k..k + 3).map(|w| w == b"://").or_else(|| {
-        // Whatever follows, the bytes there already say no.
-        (!b"://".starts_with(&hay[k..])).then_some(false)
-    })
+    let word = &hay[j + 1..hay.len().min(j + 1 + MAX_SCHEME)];
+    let k = j
+        + 1
+        + word.iter().position(|&b| !is_scheme_byte(b)).unwrap_or(word.len());
+    match hay.get(k..k + 3) {
+        Some(w) => Some(w == b"://"),
+        // Cut short: unless the bytes there already say no.
+        None => (!b"://".starts_with(&hay[k..])).then_some(false),
+    }
 }
 
 /// Rule 5 for the authority of a `scheme://` URL (RFC 3986 3.2): it
@@ -1580,14 +1568,7 @@ fn hyphen_join(hay: &[u8], i: usize, depth: usize) -> Option<usize> {
 /// Whether `hay[j..]` starts with `scheme://` (RFC 3986 3.1: a letter,
 /// then letters, digits, `+`, `-`, `.`; at most 32 of them here).
 fn starts_hierarchical_url(hay: &[u8], j: usize) -> bool {
-    if !hay.get(j).is_some_and(u8::is_ascii_alphabetic) {
-        return false;
-    }
-    let word = &hay[j + 1..hay.len().min(j + 33)];
-    let k = j
-        + 1
-        + word.iter().position(|&b| !is_scheme_byte(b)).unwrap_or(word.len());
-    hay.get(k..k + 3) == Some(b"://")
+    hierarchical_at(hay, j) == Some(true)
 }
 
 /// How far back from a trigger [`quote_depth`] looks for the start of
