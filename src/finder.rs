@@ -71,73 +71,18 @@ impl Finder {
                 let resolved = Some(normalize_dots(&Uri::parse(text)));
                 Box::new(Extras { resolved, ..Extras::default() })
             });
-            return Some(Hit {
-                start: 0,
-                end: 0,
-                line: 0,
-                column: 0,
+            return Some(unplaced(url, context, !dots, true, extras));
+        }
+        let schemes = self.schemes.as_ref();
+        if let Some(scheme_len) = bare_scheme(text) {
+            return bare_scheme_hit(
+                schemes,
+                &text[..scheme_len],
                 context,
-                resolved_is_url: !dots,
-                printable: true,
-                extras,
-                provenance: None,
                 url,
-            });
+            );
         }
-        let uri = Uri::parse(text);
-        if let Some(ref allowed) = self.schemes {
-            // A relative reference takes the scheme of the base.
-            let base = base.map(Uri::parse);
-            let scheme = uri
-                .scheme()
-                .or_else(|| base.as_ref().and_then(Uri::scheme))
-                .unwrap_or_default();
-            if !allowed.contains(scheme) {
-                return None;
-            }
-        }
-        let grammar = uri.errors();
-        let (errors, resolved, resolved_is_url) = check(&uri, &grammar, base);
-        // A URL invalid only for characters that browsers percent-encode
-        // (RFC 3986 2.1) is kept in that encoded form, if it is valid
-        // then.
-        let encodable = grammar.iter().any(|e| {
-            matches!(
-                e.kind(),
-                ErrorKind::InvalidCharacter | ErrorKind::BadPercentEncoding
-            )
-        });
-        let repaired = encodable
-            .then(|| crate::validate::percent_encode_disallowed(text))
-            .flatten()
-            .and_then(|fixed| {
-                let uri = Uri::parse(&fixed);
-                let (e, resolved, _) = check(&uri, &uri.errors(), base);
-                e.is_empty().then_some((fixed, resolved))
-            });
-        let extras = match repaired {
-            Some((fixed, resolved)) => Some(Box::new(Extras {
-                errors,
-                resolved: resolved.or_else(|| Some(fixed.clone())),
-                repaired: Some(fixed),
-                ..Extras::default()
-            })),
-            None => (!errors.is_empty() || resolved.is_some()).then(|| {
-                Box::new(Extras { errors, resolved, ..Extras::default() })
-            }),
-        };
-        Some(Hit {
-            start: 0,
-            end: 0,
-            line: 0,
-            column: 0,
-            context,
-            resolved_is_url,
-            printable: false,
-            extras,
-            provenance: None,
-            url,
-        })
+        full_hit(schemes, text, base, context, url)
     }
 
     /// The hits in a whole buffer, scanned sequentially (for the texts
@@ -249,6 +194,129 @@ impl Finder {
     }
 }
 
+/// The hit of `text` by the full parse (RFC 3986) and its scheme's rules:
+/// what validation's fast path leaves.
+fn full_hit(
+    schemes: Option<&SchemeSet>,
+    text: &str,
+    base: Option<&str>,
+    context: Context,
+    url: UrlText,
+) -> Option<Hit> {
+    let uri = Uri::parse(text);
+    if let Some(allowed) = schemes {
+        // A relative reference takes the scheme of the base.
+        let base = base.map(Uri::parse);
+        let scheme = uri
+            .scheme()
+            .or_else(|| base.as_ref().and_then(Uri::scheme))
+            .unwrap_or_default();
+        if !allowed.contains(scheme) {
+            return None;
+        }
+    }
+    let grammar = uri.errors();
+    let (errors, resolved, resolved_is_url) = check(&uri, &grammar, base);
+    // A URL invalid only for characters that browsers percent-encode
+    // (RFC 3986 2.1) is kept in that encoded form, if it is valid
+    // then.
+    let encodable = grammar.iter().any(|e| {
+        matches!(
+            e.kind(),
+            ErrorKind::InvalidCharacter | ErrorKind::BadPercentEncoding
+        )
+    });
+    let repaired = encodable
+        .then(|| crate::validate::percent_encode_disallowed(text))
+        .flatten()
+        .and_then(|fixed| {
+            let uri = Uri::parse(&fixed);
+            let (e, resolved, _) = check(&uri, &uri.errors(), base);
+            e.is_empty().then_some((fixed, resolved))
+        });
+    let extras = match repaired {
+        Some((fixed, resolved)) => Some(Box::new(Extras {
+            errors,
+            resolved: resolved.or_else(|| Some(fixed.clone())),
+            repaired: Some(fixed),
+            ..Extras::default()
+        })),
+        None => (!errors.is_empty() || resolved.is_some()).then(|| {
+            Box::new(Extras { errors, resolved, ..Extras::default() })
+        }),
+    };
+    Some(unplaced(url, context, resolved_is_url, false, extras))
+}
+
+/// A hit not yet placed in its input (positions 0).
+fn unplaced(
+    url: UrlText,
+    context: Context,
+    resolved_is_url: bool,
+    printable: bool,
+    extras: Option<Box<Extras>>,
+) -> Hit {
+    Hit {
+        start: 0,
+        end: 0,
+        line: 0,
+        column: 0,
+        context,
+        resolved_is_url,
+        printable,
+        extras,
+        provenance: None,
+        url,
+    }
+}
+
+/// The error of a URI that is a scheme, `://` and nothing more
+/// (see [`check`]).
+const NOTHING_AFTER_SCHEME: &str = "nothing after the scheme and `//`";
+
+/// When `text` is `scheme://` and nothing more, the scheme's length.
+/// Prose about URLs names schemes so ("addresses starting with
+/// http://"): such a candidate is never a URL, and [`bare_scheme_hit`]
+/// says so without a parse.
+fn bare_scheme(text: &str) -> Option<usize> {
+    let scheme = text.strip_suffix("://")?;
+    // RFC 3986 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
+    let b = scheme.as_bytes();
+    (b.first()?.is_ascii_alphabetic()
+        && b.iter().all(|&c| {
+            c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')
+        }))
+    .then_some(b.len())
+}
+
+/// The hit of `scheme://` alone: what [`full_hit`] makes of it, without
+/// parsing. Its only grammar error is an empty host where the scheme
+/// requires one; then [`check`]'s rule for nothing after `//` applies.
+fn bare_scheme_hit(
+    schemes: Option<&SchemeSet>,
+    scheme: &str,
+    context: Context,
+    url: UrlText,
+) -> Option<Hit> {
+    if schemes.is_some_and(|allowed| !allowed.contains(scheme)) {
+        return None;
+    }
+    let mut errors = Vec::with_capacity(2);
+    if scheme::scheme_requires_host(scheme) {
+        // RFC 3986 3.2.2: the host, empty, starts after `://`.
+        let at = scheme.len() + 3;
+        errors.push(UriError::new(ErrorKind::MissingHost, at).to_string());
+    }
+    errors.push(NOTHING_AFTER_SCHEME.to_string());
+    Some(unplaced(
+        url,
+        context,
+        false,
+        false,
+        Some(Box::new(Extras { errors, ..Extras::default() })),
+    ))
+}
+
 /// The errors of a parsed URI (its `grammar` errors, RFC 3986, then its
 /// scheme's own rules) and its resolved form: the URI without dot segments, or the
 /// reference resolved against `base` (RFC 3986 5.2); the last is true
@@ -266,7 +334,7 @@ fn check(
         && uri.fragment().is_none()
     {
         // `file://` in "file://<host>/<path>": a scheme and nothing.
-        errors.push("nothing after the scheme and `//`".to_string());
+        errors.push(NOTHING_AFTER_SCHEME.to_string());
     }
     if errors.is_empty() && uri.is_absolute() {
         // The scheme's own rules (RFC 1738 and the schemes' RFCs).
@@ -342,7 +410,49 @@ fn has_dot_segment(path: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::has_dot_segment;
+    use super::*;
+
+    /// `scheme://` alone gets from [`bare_scheme_hit`] the hit the full
+    /// parse gives it, with or without a scheme filter; anything else is
+    /// left to the full parse.
+    #[test]
+    fn bare_scheme_hits_are_the_full_parse_hits() {
+        let only_http = SchemeSet::new(["http"]);
+        for text in [
+            "http://",
+            "HTTP://",
+            "wais://",
+            "file://",
+            "a://",
+            "x-y.z+1://",
+            "svn+ssh://",
+            "urn://",
+            "mailto://",
+        ] {
+            let n = bare_scheme(text).unwrap_or_else(|| panic!("{text}"));
+            assert_eq!(&text[n..], "://");
+            for schemes in [None, Some(&only_http)] {
+                for base in [None, Some("http://example.com/a/")] {
+                    let url = || UrlText::new(text);
+                    let full =
+                        full_hit(schemes, text, base, Context::Bare, url());
+                    let bare = bare_scheme_hit(
+                        schemes,
+                        &text[..n],
+                        Context::Bare,
+                        url(),
+                    );
+                    assert_eq!(bare, full, "{text} {schemes:?} {base:?}");
+                }
+            }
+        }
+        for text in [
+            "://", "1a://", "-a://", "a b://", "http:///", "http://x",
+            "http:", "http:/", "//", "http:://", "é://", "",
+        ] {
+            assert_eq!(bare_scheme(text), None, "{text}");
+        }
+    }
 
     #[test]
     fn dot_segments() {

@@ -104,7 +104,7 @@ pub struct UriError {
 }
 
 impl UriError {
-    pub(super) fn new(kind: ErrorKind, offset: usize) -> UriError {
+    pub(crate) fn new(kind: ErrorKind, offset: usize) -> UriError {
         UriError { kind, offset }
     }
 
