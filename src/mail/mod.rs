@@ -286,7 +286,9 @@ fn collect_hits(
                     mime::PieceKind::Header(name) => Some(name.as_str()),
                     _ => None,
                 };
-                let prov = match field {
+                // Made for the piece's first hit: most pieces have none.
+                let mut prov: Option<Arc<Provenance>> = None;
+                let mut provenance = || match field {
                     Some(name) => {
                         // A part path and a field name hold no line break.
                         field_key.clear();
@@ -322,7 +324,8 @@ fn collect_hits(
                         piece.map.raw_offset(c.end),
                     );
                     place(hit, s, e);
-                    hit.provenance = Some(prov.clone());
+                    let p = prov.get_or_insert_with(&mut provenance);
+                    hit.provenance = Some(p.clone());
                     true
                 });
             }
