@@ -9,7 +9,6 @@ use crate::refang;
 use crate::resolve::{normalize_dots, resolve};
 use crate::scan::{ScanRules, scan};
 use crate::scheme::{self, Fast, Rule};
-use crate::stream::Segment;
 use crate::validate::schemes::{self, Severity};
 use crate::validate::{ErrorKind, Quick, Uri, UriError, quick_check};
 
@@ -34,15 +33,6 @@ impl Finder {
     /// forms, addresses, defanged or encoded URLs are looked for.
     pub(crate) fn colon_triggers_only(&self) -> bool {
         !self.rules.abbrev.any() && !self.refang && !self.rules.encoded
-    }
-
-    /// The hit of candidate `c` of `seg`, validated, resolved and placed
-    /// at its input offsets.
-    pub(crate) fn hit_at(&self, seg: &Segment, c: &Candidate) -> Option<Hit> {
-        let text = c.text(&seg.buf);
-        let hit =
-            self.candidate_hit(text, c, self.base(), UrlText::new(text))?;
-        Some(placed(hit, seg, c))
     }
 
     /// Validate `text` (RFC 3986) and resolve it against `base` (section
@@ -366,13 +356,6 @@ fn check(
         errors.push("relative reference and no base URI".to_string());
     }
     (errors, resolved, resolved_is_url)
-}
-
-/// `hit` with the input offsets of candidate `c` of `seg`.
-pub(crate) fn placed(mut hit: Hit, seg: &Segment, c: &Candidate) -> Hit {
-    hit.start = seg.base + c.start as u64;
-    hit.end = seg.base + c.end as u64;
-    hit
 }
 
 /// Whether `text`, accepted by validation's fast path with scheme

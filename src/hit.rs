@@ -578,6 +578,7 @@ pub(crate) struct UrlText {
 
 impl UrlText {
     /// A URL with a buffer of its own.
+    #[cfg(test)]
     pub fn new(s: &str) -> UrlText {
         UrlText {
             buf: Some(Arc::new(s.to_owned())),

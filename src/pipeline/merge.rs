@@ -13,7 +13,7 @@ use super::sink::{InputInfo, Sink, Summary};
 use crate::delimit::{LOOKBACK, after_run_resumed};
 use crate::feed::{Feeder, Item};
 use crate::finder::Finder;
-use crate::hit::{Candidate, Hit};
+use crate::hit::Hit;
 use crate::scan::{evaluate_any, next_trigger};
 use crate::stream::Segment;
 
@@ -293,21 +293,23 @@ impl Merger<'_> {
             st.start(id);
         }
         st.summary.bytes += seg.own.len() as u64;
-        for (range, spec, urls) in parts {
-            let mut keep = self.merge(seg, range, spec, &mut st.carry);
+        for (range, spec, mut urls) in parts {
+            let mut keep =
+                self.merge(seg, range, spec, &mut urls, &mut st.carry);
             // The chunk's URLs, lent to each of its scan's hits in turn
             // while the sink sees it: moved in and back, no count changed
             // per hit (a hit found again by the merge has its own).
             let mut urls = Some(Arc::new(urls));
             for s in keep.drain(..) {
-                let Some(mut hit) = s.hit else { continue };
+                let start = s.start;
+                let Some(mut hit) = s.into_hit(seg) else { continue };
                 let lent = hit.url.is_pending();
                 if lent {
                     debug_assert!(urls.is_some(), "the buffer was given back");
                     hit.url.lend(&mut urls);
                 }
                 if line_numbers {
-                    position(seg, s.start, &mut st.carry, &mut hit);
+                    position(seg, start, &mut st.carry, &mut hit);
                 }
                 let go = st.give(info, &hit, sink)?;
                 if lent {
@@ -357,6 +359,7 @@ impl Merger<'_> {
         seg: &Segment,
         range: Range<usize>,
         spec: Vec<Scanned>,
+        urls: &mut String,
         carry: &mut Carry,
     ) -> Vec<Scanned> {
         let base = seg.base;
@@ -385,7 +388,7 @@ impl Merger<'_> {
                 .iter()
                 .take_while(|s| s.trigger < p0)
                 .filter(|s| !s.independent)
-                .find(|s| s.run_from.is_some_and(|l| l < p0) && p0 < s.resume);
+                .find(|s| s.too_long && s.end < p0 && p0 < s.resume);
             let p = match passed {
                 Some(s) => s.resume,
                 None => {
@@ -425,7 +428,7 @@ impl Merger<'_> {
                 match evaluate_any(&seg.buf, t, &self.finder.rules) {
                     Some(c) => {
                         p = c.resume;
-                        accepted.push(self.finish(seg, c));
+                        accepted.push(Scanned::of(self.finder, seg, &c, urls));
                     }
                     None => p = t + 1,
                 }
@@ -443,7 +446,8 @@ impl Merger<'_> {
             && let Some(from) = accepted
                 .iter()
                 .filter(|s| base + s.resume as u64 == carry.resume)
-                .find_map(|s| s.run_from)
+                .find(|s| s.too_long)
+                .map(|s| s.end)
         {
             carry.run_from = base + from as u64;
         }
@@ -453,19 +457,6 @@ impl Merger<'_> {
             accepted.sort_by_key(|s| s.trigger);
         }
         accepted
-    }
-
-    /// Validate and resolve a candidate.
-    fn finish(&self, seg: &Segment, c: Candidate) -> Scanned {
-        let hit = if c.too_long { None } else { self.finder.hit_at(seg, &c) };
-        Scanned {
-            trigger: c.trigger,
-            resume: c.resume,
-            start: c.start,
-            hit,
-            independent: c.encoded.is_some(),
-            run_from: c.too_long.then_some(c.end),
-        }
     }
 }
 

@@ -45,9 +45,9 @@ use crate::feed::{
     FeedConfig, Feeder, FilePart, Input, Item, PartRead, cut_at, cut_at_nul,
     read_small,
 };
-use crate::finder::{Finder, placed};
+use crate::finder::Finder;
 use crate::format::{self, Reading};
-use crate::hit::{Hit, UrlText};
+use crate::hit::Hit;
 use crate::mail;
 use crate::mail::mbox::Message;
 use crate::scan::{self, ScanRules, scan};
@@ -669,27 +669,8 @@ impl Extractor {
         before_nul: bool,
     ) -> (Vec<Scanned>, String, Option<usize>) {
         let (mut out, mut arena) = self.pool.take();
-        let base = self.finder.base();
         let each = |c: crate::hit::Candidate| {
-            let hit = if c.too_long {
-                None
-            } else {
-                let text = c.text(&seg.buf);
-                let url = UrlText::pending(arena.len(), text.len());
-                let hit = self.finder.candidate_hit(text, &c, base, url);
-                if hit.is_some() {
-                    arena.push_str(text);
-                }
-                hit.map(|h| placed(h, seg, &c))
-            };
-            out.push(Scanned {
-                trigger: c.trigger,
-                resume: c.resume,
-                start: c.start,
-                hit,
-                independent: c.encoded.is_some(),
-                run_from: c.too_long.then_some(c.end),
-            });
+            out.push(Scanned::of(&self.finder, seg, &c, &mut arena));
         };
         let (hay, rules) = (&seg.buf, &self.finder.rules);
         let nul = if before_nul {

@@ -6,21 +6,100 @@ use std::io;
 use std::ops::Range;
 
 use crate::feed::Item;
-use crate::hit::Hit;
+use crate::finder::Finder;
+use crate::hit::{Candidate, Context, Extras, Hit, UrlText};
 use crate::stream::Segment;
 
-/// A scanned candidate, validated, with what the merge needs.
+/// A scanned candidate, validated, with what the merge needs. Millions
+/// pass from the scanning threads to the merge: 64 bytes, the hit's
+/// offsets and URL kept as buffer offsets until it is placed.
 #[derive(Debug)]
 pub(super) struct Scanned {
     pub(super) trigger: usize,
     pub(super) resume: usize,
+    /// The candidate's URL text, as buffer offsets.
     pub(super) start: usize,
-    pub(super) hit: Option<Hit>,
+    pub(super) end: usize,
+    pub(super) hit: Option<Pending>,
     /// An encoded URL's candidate: it neither shadows nor is shadowed.
     pub(super) independent: bool,
-    /// A candidate dropped as too long: where the skip over the rest of
-    /// its run started (`resume` is `delimit::after_run` from there).
-    pub(super) run_from: Option<usize>,
+    /// A candidate dropped as too long: the skip over the rest of its
+    /// run started at `end` (`resume` is `delimit::after_run` from
+    /// there).
+    pub(super) too_long: bool,
+}
+
+// What the doc of `Scanned` says; a field more is a cost per candidate.
+const _: () = assert!(std::mem::size_of::<Scanned>() <= 64);
+
+/// A hit as validation made it, before the merge places it: its URL a
+/// range of its chunk's buffer of URLs.
+#[derive(Debug)]
+pub(super) struct Pending {
+    url: (u32, u32),
+    context: Context,
+    resolved_is_url: bool,
+    printable: bool,
+    extras: Option<Box<Extras>>,
+}
+
+impl Scanned {
+    /// Candidate `c` of `seg`, validated by `finder`: a hit's URL is
+    /// appended to `urls` (one buffer for a chunk's hits, not one
+    /// allocation each).
+    pub(super) fn of(
+        finder: &Finder,
+        seg: &Segment,
+        c: &Candidate,
+        urls: &mut String,
+    ) -> Scanned {
+        let hit = if c.too_long {
+            None
+        } else {
+            let text = c.text(&seg.buf);
+            let at = urls.len();
+            let url = UrlText::pending(at, text.len());
+            finder.candidate_hit(text, c, finder.base(), url).map(|h| {
+                urls.push_str(text);
+                debug_assert!(h.provenance.is_none() && h.url.is_pending());
+                Pending {
+                    // As `UrlText` keeps them.
+                    url: (at as u32, text.len() as u32),
+                    context: h.context,
+                    resolved_is_url: h.resolved_is_url,
+                    printable: h.printable,
+                    extras: h.extras,
+                }
+            })
+        };
+        Scanned {
+            trigger: c.trigger,
+            resume: c.resume,
+            start: c.start,
+            end: c.end,
+            hit,
+            independent: c.encoded.is_some(),
+            too_long: c.too_long,
+        }
+    }
+
+    /// Its hit, at its input offsets in `seg`, its URL pending in the
+    /// chunk's buffer.
+    pub(super) fn into_hit(self, seg: &Segment) -> Option<Hit> {
+        let p = self.hit?;
+        Some(Hit {
+            url: UrlText::pending(p.url.0 as usize, p.url.1 as usize),
+            start: seg.base + self.start as u64,
+            end: seg.base + self.end as u64,
+            line: 0,
+            column: 0,
+            context: p.context,
+            resolved_is_url: p.resolved_is_url,
+            printable: p.printable,
+            extras: p.extras,
+            provenance: None,
+        })
+    }
 }
 
 /// A batch with the speculative results of each of its chunks.
