@@ -471,5 +471,17 @@ mod quick_tests {
         ] {
             assert_eq!(quick_check(s), None, "{s}");
         }
+        // A `%` without its two hex digits at the end, at every length
+        // around the masks' 64 bytes.
+        for len in 56..=72 {
+            for tail in ["%", "%4", "%4g"] {
+                let pad = len - "http://h/".len() - tail.len();
+                let s = format!("http://h/{}{tail}", "p".repeat(pad));
+                assert_eq!(s.len(), len);
+                assert_eq!(quick_check(&s), None, "{s}");
+                let s = format!("{}41", &s[..s.len() - tail.len() + 1]);
+                assert!(quick_check(&s).is_some(), "{s}");
+            }
+        }
     }
 }
