@@ -396,36 +396,48 @@ mod tests {
     use super::*;
 
     /// `scheme://` alone gets from [`bare_scheme_hit`] the hit the full
-    /// parse gives it, with or without a scheme filter; anything else is
-    /// left to the full parse.
+    /// parse gives it, with or without a scheme filter, for every scheme
+    /// of the IANA registry and a few others, in both cases; anything
+    /// else is left to the full parse.
     #[test]
     fn bare_scheme_hits_are_the_full_parse_hits() {
-        let only_http = SchemeSet::new(["http"]);
-        for text in [
-            "http://",
-            "HTTP://",
-            "wais://",
-            "file://",
-            "a://",
-            "x-y.z+1://",
-            "svn+ssh://",
-            "urn://",
-            "mailto://",
-        ] {
-            let n = bare_scheme(text).unwrap_or_else(|| panic!("{text}"));
-            assert_eq!(&text[n..], "://");
-            for schemes in [None, Some(&only_http)] {
-                for base in [None, Some("http://example.com/a/")] {
-                    let url = || UrlText::new(text);
-                    let full =
-                        full_hit(schemes, text, base, Context::Bare, url());
-                    let bare = bare_scheme_hit(
-                        schemes,
-                        &text[..n],
-                        Context::Bare,
-                        url(),
-                    );
-                    assert_eq!(bare, full, "{text} {schemes:?} {base:?}");
+        let filters = [
+            None,
+            Some(SchemeSet::new(["http"])),
+            Some(SchemeSet::new(["registered"])),
+        ];
+        let others = ["a", "x-y.z+1", "svn+ssh", "urn", "mailto", "web+foo"];
+        let names = crate::data::uri_schemes::SCHEMES
+            .iter()
+            .map(|&(name, _)| name)
+            .chain(others);
+        for name in names {
+            for text in [
+                format!("{name}://"),
+                format!("{}://", name.to_ascii_uppercase()),
+            ] {
+                let text = text.as_str();
+                let n = bare_scheme(text).unwrap_or_else(|| panic!("{text}"));
+                assert_eq!(&text[n..], "://");
+                for schemes in &filters {
+                    for base in [None, Some("http://example.com/a/")] {
+                        let url = || UrlText::new(text);
+                        let schemes = schemes.as_ref();
+                        let full = full_hit(
+                            schemes,
+                            text,
+                            base,
+                            Context::Bare,
+                            url(),
+                        );
+                        let bare = bare_scheme_hit(
+                            schemes,
+                            &text[..n],
+                            Context::Bare,
+                            url(),
+                        );
+                        assert_eq!(bare, full, "{text} {schemes:?} {base:?}");
+                    }
                 }
             }
         }

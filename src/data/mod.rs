@@ -12,6 +12,6 @@ mod values;
 
 // Generated tables (do not edit; see the README).
 mod public_suffix;
-mod uri_schemes;
+pub(crate) mod uri_schemes;
 mod link_props;
 pub(crate) mod terminal_chars;
