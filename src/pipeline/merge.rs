@@ -296,9 +296,10 @@ impl Merger<'_> {
         for (range, spec, mut urls) in parts {
             let mut keep =
                 self.merge(seg, range, spec, &mut urls, &mut st.carry);
-            // The chunk's URLs, lent to each of its scan's hits in turn
-            // while the sink sees it: moved in and back, no count changed
-            // per hit (a hit found again by the merge has its own).
+            // The chunk's URLs (those of its scan's hits, then those of
+            // hits the merge found again), lent to each hit in turn while
+            // the sink sees it: moved in and back, no count changed per
+            // hit.
             let mut urls = Some(Arc::new(urls));
             for s in keep.drain(..) {
                 let start = s.start;
