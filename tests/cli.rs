@@ -2070,9 +2070,11 @@ mod failures {
 
     #[test]
     fn a_file_of_the_kernel_that_says_empty_is_read_to_its_end() {
-        // /proc/PID/cmdline has a size of 0 and holds the arguments.
+        // /proc/PID/cmdline has a size of 0 and holds the arguments. (The
+        // shell runs a command after `sleep`, so that it cannot replace
+        // itself with `sleep` and its arguments with sleep's.)
         let mut child = Command::new("sh")
-            .args(["-c", "sleep 10", "x", "http://proc.example/x"])
+            .args(["-c", "sleep 10; :", "x", "http://proc.example/x"])
             .spawn()
             .unwrap();
         let path = format!("/proc/{}/cmdline", child.id());
