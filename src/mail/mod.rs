@@ -265,13 +265,13 @@ fn collect_hits(
     // allocation for a field already met.
     let mut fields: HashMap<String, Arc<Provenance>> = HashMap::new();
     let mut field_key = String::new();
-    let mut each = |parsed: &mime::Parsed, piece: mime::Piece| {
-        let base = piece.base.as_deref().or(default_base);
+    let mut each = |parsed: &mime::Parsed, piece: mime::PieceRef<'_>| {
+        let base = piece.base.or(default_base);
         // The warnings are given to the hits once the walk is over.
         let new_prov = || Provenance {
             message: msg.number,
             message_id: parsed.message_id.clone(),
-            part: piece.part.clone(),
+            part: piece.part.to_string(),
             header: None,
             attribute: None,
             anchor_text: None,
@@ -280,214 +280,201 @@ fn collect_hits(
             warnings: Vec::new(),
             record: parsed.record.clone(),
         };
-        match piece.source {
-            mime::PieceKind::Header(_) | mime::PieceKind::Text => {
-                let field = match &piece.source {
-                    mime::PieceKind::Header(name) => Some(name.as_str()),
-                    _ => None,
-                };
-                // Made for the piece's first hit: most pieces have none.
-                let mut prov: Option<Arc<Provenance>> = None;
-                let mut provenance = || match field {
-                    Some(name) => {
-                        // A part path and a field name hold no line break.
-                        field_key.clear();
-                        field_key.push_str(&piece.part);
-                        field_key.push('\n');
-                        field_key.push_str(name);
-                        field_key.push('\n');
-                        field_key.push(char::from(b'0' + piece.decoded as u8));
-                        match fields.get(field_key.as_str()) {
-                            Some(p) => p.clone(),
-                            None => {
-                                let p = Arc::new(Provenance {
-                                    source: Source::Header,
-                                    header: Some(name.to_string()),
-                                    ..new_prov()
-                                });
-                                fields.insert(field_key.clone(), p.clone());
-                                p
-                            }
+        if !piece.html {
+            let field = piece.header.as_deref();
+            // Made for the piece's first hit: most pieces have none.
+            let mut prov: Option<Arc<Provenance>> = None;
+            let mut provenance = || match field {
+                Some(name) => {
+                    // A part path and a field name hold no line break.
+                    field_key.clear();
+                    field_key.push_str(&piece.part);
+                    field_key.push('\n');
+                    field_key.push_str(name);
+                    field_key.push('\n');
+                    field_key.push(char::from(b'0' + piece.decoded as u8));
+                    match fields.get(field_key.as_str()) {
+                        Some(p) => p.clone(),
+                        None => {
+                            let p = Arc::new(Provenance {
+                                source: Source::Header,
+                                header: Some(name.to_string()),
+                                ..new_prov()
+                            });
+                            fields.insert(field_key.clone(), p.clone());
+                            p
                         }
                     }
-                    None => Arc::new(new_prov()),
-                };
-                let text = piece.text.as_bytes();
-                ex.find_in_buffer(text, base, urls, out, |c, hit| {
-                    if let (Some(name), Some((kind, _))) = (field, &c.abbrev)
-                        && !header_gives(name, *kind)
-                    {
-                        return false;
-                    }
-                    let (s, e) = (
-                        piece.map.raw_offset(c.start),
-                        piece.map.raw_offset(c.end),
-                    );
-                    place(hit, s, e);
-                    let p = prov.get_or_insert_with(&mut provenance);
-                    hit.provenance = Some(p.clone());
-                    true
-                });
-            }
-            mime::PieceKind::Html => {
-                // HTML `<base href>` comes first (Appendix D), resolved
-                // against the part's base if it is relative. The first
-                // `<base>` counts for links before it too: a document
-                // found to have one is read again with it (few have one).
-                let mut doc_base: Option<String> = None;
-                let (mark, urls_mark) = (out.len(), urls.len());
-                loop {
-                    let html_base = doc_base.as_deref().and_then(|b| {
-                        let uri = crate::validate::Uri::parse(b);
-                        if uri.is_absolute() {
-                            Some(b.to_string())
-                        } else {
-                            crate::resolve::resolve_str(base?, b).ok()
-                        }
-                    });
-                    let base = html_base.as_deref().or(base);
-                    let mut prov = new_prov();
-                    // One provenance for each element and attribute, shared
-                    // by their hits.
-                    let mut attrs: HashMap<String, Arc<Provenance>> =
-                        HashMap::new();
-                    // The key is written into one buffer: no allocation for
-                    // a pair already met.
-                    let mut key = String::new();
-                    let mut attr = |element: &str, name: &str| {
-                        key.clear();
-                        key.push_str(element);
-                        key.push(' ');
-                        key.push_str(name);
-                        if let Some(p) = attrs.get(key.as_str()) {
-                            return p.clone();
-                        }
-                        let p = Arc::new(Provenance {
-                            source: Source::HtmlAttr,
-                            attribute: Some(key.clone()),
-                            ..prov.clone()
-                        });
-                        attrs.insert(key.clone(), p.clone());
-                        p
-                    };
-                    // The `a href` hits: where each is in `out`, and where
-                    // its href is in the HTML (where its anchor's text is
-                    // found again).
-                    let mut a_hrefs: Vec<(usize, usize)> = Vec::new();
-                    // Each tag's links and attribute values as it is read.
-                    let mut tag =
-                        |links: &[html::Link], texts: &[html::AttrText]| {
-                            for link in links {
-                                if link.value.is_empty() {
-                                    continue;
-                                }
-                                let Some(mut hit) = ex.build_hit_in(
-                                    &link.value,
-                                    base,
-                                    Context::Href,
-                                    urls,
-                                ) else {
-                                    continue;
-                                };
-                                let s = piece.map.raw_offset(link.offset);
-                                let e = piece.map.raw_offset(
-                                    link.offset + link.value.len(),
-                                );
-                                place(&mut hit, s, e);
-                                hit.provenance =
-                                    Some(attr(&link.element, link.attr));
-                                if link.attr == "href"
-                                    && link.element.eq_ignore_ascii_case("a")
-                                {
-                                    a_hrefs.push((out.len(), link.offset));
-                                }
-                                out.push(hit);
-                            }
-                            // Every attribute value is text too, for URLs with a
-                            // scheme; a URL found where a URL attribute's link
-                            // starts is that link, not a second hit.
-                            for value in texts {
-                                let mut prov = None;
-                                let text = value.text.as_bytes();
-                                ex.find_in_buffer(
-                                    text,
-                                    base,
-                                    urls,
-                                    out,
-                                    |c, hit| {
-                                        let h = value.html_offset(c.start);
-                                        if c.abbrev.is_some()
-                                            || links
-                                                .binary_search_by_key(
-                                                    &h,
-                                                    |l| l.offset,
-                                                )
-                                                .is_ok()
-                                        {
-                                            return false;
-                                        }
-                                        let s = piece.map.raw_offset(h);
-                                        let e = piece.map.raw_offset(
-                                            value.html_offset(c.end),
-                                        );
-                                        place(hit, s, e);
-                                        let p =
-                                            prov.get_or_insert_with(|| {
-                                                attr(
-                                                    &value.element,
-                                                    &value.attr,
-                                                )
-                                            });
-                                        hit.provenance = Some(p.clone());
-                                        true
-                                    },
-                                );
-                            }
-                        };
-                    let doc = html::scan_html_for(
-                        &piece.text,
-                        &mut tag,
-                        cfg.anchor_texts,
-                    );
-                    if doc_base.is_none() && doc.base.is_some() {
-                        out.truncate(mark);
-                        urls.truncate(urls_mark);
-                        doc_base = doc.base;
-                        continue;
-                    }
-                    with_anchor_texts(out, &a_hrefs, &doc.anchors);
-                    prov.source = Source::HtmlText;
-                    let prov = Arc::new(prov);
-                    ex.find_in_buffer(
-                        doc.text.as_bytes(),
-                        base,
-                        urls,
-                        out,
-                        |c, hit| {
-                            let s =
-                                piece.map.raw_offset(doc.html_offset(c.start));
-                            let e =
-                                piece.map.raw_offset(doc.html_offset(c.end));
-                            place(hit, s, e);
-                            hit.provenance = Some(prov.clone());
-                            true
-                        },
-                    );
-                    // Scripts and style sheets, as written (HTML 13.2.5.3,
-                    // 13.2.5.4: no character references, no tags inside).
-                    let html = piece.text.as_bytes();
-                    for &(from, to) in &doc.raw_texts {
-                        let Some(text) = html.get(from..to) else { continue };
-                        ex.find_in_buffer(text, base, urls, out, |c, hit| {
-                            let s = piece.map.raw_offset(from + c.start);
-                            let e = piece.map.raw_offset(from + c.end);
-                            place(hit, s, e);
-                            hit.provenance = Some(prov.clone());
-                            true
-                        });
-                    }
-                    break;
                 }
+                None => Arc::new(new_prov()),
+            };
+            let text = piece.text.as_bytes();
+            ex.find_in_buffer(text, base, urls, out, |c, hit| {
+                if let (Some(name), Some((kind, _))) = (field, &c.abbrev)
+                    && !header_gives(name, *kind)
+                {
+                    return false;
+                }
+                let (s, e) = (
+                    piece.map.raw_offset(c.start),
+                    piece.map.raw_offset(c.end),
+                );
+                place(hit, s, e);
+                let p = prov.get_or_insert_with(&mut provenance);
+                hit.provenance = Some(p.clone());
+                true
+            });
+        } else {
+            // HTML `<base href>` comes first (Appendix D), resolved
+            // against the part's base if it is relative. The first
+            // `<base>` counts for links before it too: a document
+            // found to have one is read again with it (few have one).
+            let mut doc_base: Option<String> = None;
+            let (mark, urls_mark) = (out.len(), urls.len());
+            loop {
+                let html_base = doc_base.as_deref().and_then(|b| {
+                    let uri = crate::validate::Uri::parse(b);
+                    if uri.is_absolute() {
+                        Some(b.to_string())
+                    } else {
+                        crate::resolve::resolve_str(base?, b).ok()
+                    }
+                });
+                let base = html_base.as_deref().or(base);
+                let mut prov = new_prov();
+                // One provenance for each element and attribute, shared
+                // by their hits.
+                let mut attrs: HashMap<String, Arc<Provenance>> =
+                    HashMap::new();
+                // The key is written into one buffer: no allocation for
+                // a pair already met.
+                let mut key = String::new();
+                let mut attr = |element: &str, name: &str| {
+                    key.clear();
+                    key.push_str(element);
+                    key.push(' ');
+                    key.push_str(name);
+                    if let Some(p) = attrs.get(key.as_str()) {
+                        return p.clone();
+                    }
+                    let p = Arc::new(Provenance {
+                        source: Source::HtmlAttr,
+                        attribute: Some(key.clone()),
+                        ..prov.clone()
+                    });
+                    attrs.insert(key.clone(), p.clone());
+                    p
+                };
+                // The `a href` hits: where each is in `out`, and where
+                // its href is in the HTML (where its anchor's text is
+                // found again).
+                let mut a_hrefs: Vec<(usize, usize)> = Vec::new();
+                // Each tag's links and attribute values as it is read.
+                let mut tag =
+                    |links: &[html::Link], texts: &[html::AttrText]| {
+                        for link in links {
+                            if link.value.is_empty() {
+                                continue;
+                            }
+                            let Some(mut hit) = ex.build_hit_in(
+                                &link.value,
+                                base,
+                                Context::Href,
+                                urls,
+                            ) else {
+                                continue;
+                            };
+                            let s = piece.map.raw_offset(link.offset);
+                            let e = piece
+                                .map
+                                .raw_offset(link.offset + link.value.len());
+                            place(&mut hit, s, e);
+                            hit.provenance =
+                                Some(attr(&link.element, link.attr));
+                            if link.attr == "href"
+                                && link.element.eq_ignore_ascii_case("a")
+                            {
+                                a_hrefs.push((out.len(), link.offset));
+                            }
+                            out.push(hit);
+                        }
+                        // Every attribute value is text too, for URLs with a
+                        // scheme; a URL found where a URL attribute's link
+                        // starts is that link, not a second hit.
+                        for value in texts {
+                            let mut prov = None;
+                            let text = value.text.as_bytes();
+                            ex.find_in_buffer(
+                                text,
+                                base,
+                                urls,
+                                out,
+                                |c, hit| {
+                                    let h = value.html_offset(c.start);
+                                    if c.abbrev.is_some()
+                                        || links
+                                            .binary_search_by_key(&h, |l| {
+                                                l.offset
+                                            })
+                                            .is_ok()
+                                    {
+                                        return false;
+                                    }
+                                    let s = piece.map.raw_offset(h);
+                                    let e = piece
+                                        .map
+                                        .raw_offset(value.html_offset(c.end));
+                                    place(hit, s, e);
+                                    let p = prov.get_or_insert_with(|| {
+                                        attr(&value.element, &value.attr)
+                                    });
+                                    hit.provenance = Some(p.clone());
+                                    true
+                                },
+                            );
+                        }
+                    };
+                let doc = html::scan_html_for(
+                    &piece.text,
+                    &mut tag,
+                    cfg.anchor_texts,
+                );
+                if doc_base.is_none() && doc.base.is_some() {
+                    out.truncate(mark);
+                    urls.truncate(urls_mark);
+                    doc_base = doc.base;
+                    continue;
+                }
+                with_anchor_texts(out, &a_hrefs, &doc.anchors);
+                prov.source = Source::HtmlText;
+                let prov = Arc::new(prov);
+                ex.find_in_buffer(
+                    doc.text.as_bytes(),
+                    base,
+                    urls,
+                    out,
+                    |c, hit| {
+                        let s = piece.map.raw_offset(doc.html_offset(c.start));
+                        let e = piece.map.raw_offset(doc.html_offset(c.end));
+                        place(hit, s, e);
+                        hit.provenance = Some(prov.clone());
+                        true
+                    },
+                );
+                // Scripts and style sheets, as written (HTML 13.2.5.3,
+                // 13.2.5.4: no character references, no tags inside).
+                let html = piece.text.as_bytes();
+                for &(from, to) in &doc.raw_texts {
+                    let Some(text) = html.get(from..to) else { continue };
+                    ex.find_in_buffer(text, base, urls, out, |c, hit| {
+                        let s = piece.map.raw_offset(from + c.start);
+                        let e = piece.map.raw_offset(from + c.end);
+                        place(hit, s, e);
+                        hit.provenance = Some(prov.clone());
+                        true
+                    });
+                }
+                break;
             }
         }
     };

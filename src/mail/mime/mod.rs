@@ -34,10 +34,10 @@ mod words;
 mod yenc;
 
 pub use super::offsets::OffsetMap;
-pub(crate) use walker::walk_message;
 pub use walker::{
     Decoded, MimeOptions, Parsed, Piece, PieceKind, parse_message,
 };
+pub(crate) use walker::{PieceRef, walk_message};
 
 #[cfg(test)]
 mod tests {

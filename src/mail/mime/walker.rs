@@ -131,6 +131,45 @@ pub struct Piece {
     pub content_type: String,
 }
 
+/// A [`Piece`] as the walk hands it over: its strings borrowed where
+/// the message or the walk holds them (a header field's name and, when
+/// the value is its own text, its text; the part's path, type and base),
+/// made owned only for [`parse_message`]. A message has a few pieces a
+/// part, each scanned and dropped at once.
+#[derive(Debug)]
+pub(crate) struct PieceRef<'a> {
+    /// A header field's name as written; `None` for a body part.
+    pub header: Option<Cow<'a, str>>,
+    /// HTML, or text (a header field's value is text).
+    pub html: bool,
+    /// See [`Piece::part`].
+    pub part: Cow<'a, str>,
+    pub decoded: Decoded,
+    pub text: Cow<'a, str>,
+    pub map: OffsetMap,
+    pub base: Option<&'a str>,
+    pub content_type: &'a str,
+}
+
+impl PieceRef<'_> {
+    fn into_piece(self) -> Piece {
+        let source = match (self.header, self.html) {
+            (Some(name), _) => PieceKind::Header(name.into_owned()),
+            (None, true) => PieceKind::Html,
+            (None, false) => PieceKind::Text,
+        };
+        Piece {
+            source,
+            part: self.part.into_owned(),
+            decoded: self.decoded,
+            text: self.text.into_owned(),
+            map: self.map,
+            base: self.base.map(str::to_string),
+            content_type: self.content_type.to_string(),
+        }
+    }
+}
+
 /// What [`parse_message`] found in one message.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Parsed {
@@ -154,7 +193,8 @@ const MAX_WARNINGS: usize = 64;
 /// Decodes one message: see the [module documentation](super).
 pub fn parse_message(raw: &[u8], opts: &MimeOptions) -> Parsed {
     let mut pieces = Vec::new();
-    let mut parsed = walk_message(raw, opts, &mut |_, p| pieces.push(p));
+    let mut parsed =
+        walk_message(raw, opts, &mut |_, p| pieces.push(p.into_piece()));
     parsed.pieces = pieces;
     parsed
 }
@@ -167,7 +207,7 @@ pub fn parse_message(raw: &[u8], opts: &MimeOptions) -> Parsed {
 pub(crate) fn walk_message(
     raw: &[u8],
     opts: &MimeOptions,
-    each: &mut dyn FnMut(&Parsed, Piece),
+    each: &mut dyn FnMut(&Parsed, PieceRef<'_>),
 ) -> Parsed {
     let mut w = Walker {
         raw,
@@ -239,7 +279,7 @@ struct Walker<'a, 'f> {
     opts: &'a MimeOptions,
     /// The Message-ID and the warnings; the pieces go to `each`.
     parsed: Parsed,
-    each: &'f mut dyn FnMut(&Parsed, Piece),
+    each: &'f mut dyn FnMut(&Parsed, PieceRef<'_>),
     entities: usize,
     parts_warned: bool,
 }
@@ -632,7 +672,7 @@ impl<'a> Walker<'a, '_> {
                 if self.opts.skip_fields_without_scheme && !v.contains(':') {
                     return;
                 }
-                (v.to_string(), OffsetMap::linear_from(at), Decoded::None)
+                (Cow::Borrowed(v), OffsetMap::linear_from(at), Decoded::None)
             }
             None => {
                 let (bytes, unfold_map) = self.unfold(f);
@@ -647,19 +687,20 @@ impl<'a> Walker<'a, '_> {
                     return;
                 }
                 let map = map.then(text.len(), &unfold_map);
-                (text, map, decoded)
+                (Cow::Owned(text), map, decoded)
             }
         };
         (self.each)(
             &self.parsed,
-            Piece {
-                source: PieceKind::Header(f.name.to_string()),
-                part: path.to_string(),
+            PieceRef {
+                header: Some(Cow::Borrowed(f.name)),
+                html: false,
+                part: Cow::Borrowed(path),
                 decoded,
                 text,
                 map,
-                base: base.clone(),
-                content_type: ct.to_string(),
+                base: base.as_deref(),
+                content_type: ct,
             },
         );
     }
@@ -893,14 +934,15 @@ impl<'a> Walker<'a, '_> {
             for (name, value) in outlook::header_fields(h) {
                 (self.each)(
                     &self.parsed,
-                    Piece {
-                        source: PieceKind::Header(name),
-                        part: path.to_string(),
+                    PieceRef {
+                        header: Some(Cow::Owned(name)),
+                        html: false,
+                        part: Cow::Borrowed(path),
                         decoded: Decoded::Outlook,
-                        text: value,
+                        text: Cow::Owned(value),
                         map: OffsetMap::constant(start),
-                        base: base.map(str::to_string),
-                        content_type: "message/rfc822".to_string(),
+                        base,
+                        content_type: "message/rfc822",
                     },
                 );
             }
@@ -937,21 +979,18 @@ impl<'a> Walker<'a, '_> {
                     part: String| {
             let charset = Charset::Whatwg(enc.unwrap_or(WINDOWS_1252));
             let conv = convert(bytes, charset, false);
-            let (source, ct) = if html {
-                (PieceKind::Html, "text/html")
-            } else {
-                (PieceKind::Text, "text/plain")
-            };
+            let ct = if html { "text/html" } else { "text/plain" };
             (walker.each)(
                 &walker.parsed,
-                Piece {
-                    source,
-                    part,
+                PieceRef {
+                    header: None,
+                    html,
+                    part: Cow::Owned(part),
                     decoded,
-                    text: conv.text,
+                    text: Cow::Owned(conv.text),
                     map: OffsetMap::constant(start),
-                    base: base.map(str::to_string),
-                    content_type: ct.to_string(),
+                    base,
+                    content_type: ct,
                 },
             );
         };
@@ -1052,14 +1091,15 @@ impl<'a> Walker<'a, '_> {
         let map = conv.map.then(conv.text.len(), &map);
         (self.each)(
             &self.parsed,
-            Piece {
-                source: PieceKind::Text,
-                part: child_path(path, which),
+            PieceRef {
+                header: None,
+                html: false,
+                part: Cow::Owned(child_path(path, which)),
                 decoded: Decoded::None,
-                text: conv.text,
+                text: Cow::Owned(conv.text),
                 map,
-                base: base.map(str::to_string),
-                content_type: "text/plain".to_string(),
+                base,
+                content_type: "text/plain",
             },
         );
     }
@@ -1206,18 +1246,17 @@ impl<'a> Walker<'a, '_> {
         }
         let (text, cmap) = (conv.text, conv.map);
         let map = cmap.then(text.len(), &map);
-        let source =
-            if ct == "text/html" { PieceKind::Html } else { PieceKind::Text };
         (self.each)(
             &self.parsed,
-            Piece {
-                source,
-                part: path.to_string(),
+            PieceRef {
+                header: None,
+                html: ct == "text/html",
+                part: Cow::Borrowed(path),
                 decoded,
-                text,
+                text: Cow::Owned(text),
                 map,
-                base: base.map(str::to_string),
-                content_type: ct.to_string(),
+                base,
+                content_type: ct,
             },
         );
         if let Some(from) = trailer {
