@@ -404,6 +404,44 @@ mod tests {
         assert_eq!(bodies(&p)[0].text, "");
     }
 
+    /// The main value read alone is the main value read with the
+    /// parameters, on every sequence of up to five pieces of structured
+    /// field syntax (quotes, escapes, comments, `;` in each).
+    #[test]
+    fn main_value_alone_is_the_main_value() {
+        let pieces = [
+            "Text/Plain",
+            ";",
+            "\"",
+            "\\",
+            "(",
+            ")",
+            " ",
+            "a=b",
+            "\t",
+            "é",
+            "x;y",
+            "ATTACHMENT",
+            "",
+        ];
+        let mut values = vec![String::new()];
+        for _ in 0..5 {
+            let mut next = Vec::new();
+            for v in &values {
+                for p in pieces {
+                    let v = format!("{v}{p}");
+                    assert_eq!(
+                        structured_main(&v),
+                        parse_structured(&v).0,
+                        "{v:?}"
+                    );
+                    next.push(v);
+                }
+            }
+            values = next;
+        }
+    }
+
     #[test]
     fn rfc2231_parameters() {
         let (main, params) = parse_structured(

@@ -26,6 +26,17 @@ impl Params {
 /// Splits `type/subtype; a=b; c="d"` into the lowercased main value
 /// (whitespace and comments removed) and its parameters.
 pub(super) fn parse_structured(value: &str) -> (String, Params) {
+    structured(value, true)
+}
+
+/// The main value of [`parse_structured`] alone, its parameters not
+/// read (`Content-Transfer-Encoding`, `Content-Disposition`).
+pub(super) fn structured_main(value: &str) -> String {
+    structured(value, false).0
+}
+
+/// [`parse_structured`], reading the parameters if `params`.
+fn structured(value: &str, params: bool) -> (String, Params) {
     // Comments are dropped and quoted strings kept as written; the
     // segments between `;` are ranges of the one copy, so a value of n
     // bytes costs O(n) however many `;` it holds.
@@ -71,7 +82,7 @@ pub(super) fn parse_structured(value: &str) -> (String, Params) {
                 // Joining parameters compares each with the others: past
                 // this many (no real field comes near) the rest is not
                 // read.
-                if cuts.len() == MAX_PARAMS {
+                if cuts.len() == MAX_PARAMS || !params {
                     break;
                 }
                 cuts.push(text.len());
@@ -90,13 +101,13 @@ pub(super) fn parse_structured(value: &str) -> (String, Params) {
         from = to;
         seg
     });
-    let main: String = iter
+    let mut main: String = iter
         .next()
         .unwrap_or_default()
         .chars()
         .filter(|c| !c.is_whitespace())
-        .collect::<String>()
-        .to_ascii_lowercase();
+        .collect();
+    main.make_ascii_lowercase();
     // (base name, section, extended, value)
     let mut raw_params: Vec<(String, Option<usize>, bool, String)> =
         Vec::new();
@@ -120,20 +131,24 @@ pub(super) fn parse_structured(value: &str) -> (String, Params) {
         }
     }
     let mut params = Params::default();
-    for (base, _, _, val) in &raw_params {
+    for i in 0..raw_params.len() {
+        let base = &raw_params[i].0;
         if params.list.iter().any(|(n, _)| n == base) {
             continue;
         }
         let rfc2231 = raw_params
             .iter()
             .any(|(b, s, e, _)| b == base && (s.is_some() || *e));
-        // An RFC 2231 form wins over a plain value beside it.
+        // An RFC 2231 form wins over a plain value beside it. A plain
+        // parameter's value is taken: no other parameter reads it.
+        let base = base.clone();
         let value = if rfc2231 {
-            join_2231(base, &raw_params).unwrap_or_else(|| val.clone())
+            join_2231(&base, &raw_params)
+                .unwrap_or_else(|| raw_params[i].3.clone())
         } else {
-            val.clone()
+            std::mem::take(&mut raw_params[i].3)
         };
-        params.list.push((base.clone(), value));
+        params.list.push((base, value));
     }
     (main, params)
 }

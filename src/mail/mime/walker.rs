@@ -590,8 +590,7 @@ impl<'a> Walker<'a, '_> {
                     info.params = params;
                 }
                 "content-transfer-encoding" if info.transfer.is_none() => {
-                    let (main, _) = parse_structured(&value);
-                    info.transfer = Some(main);
+                    info.transfer = Some(structured_main(&value));
                 }
                 "content-base" if info.base.is_none() => {
                     info.base = Some(uri_value(&value));
@@ -600,8 +599,7 @@ impl<'a> Walker<'a, '_> {
                     info.location = Some(uri_value(&value));
                 }
                 "content-disposition" => {
-                    let (main, _) = parse_structured(&value);
-                    info.attachment |= main == "attachment";
+                    info.attachment |= structured_main(&value) == "attachment";
                 }
                 "message-id" if info.message_id.is_none() => {
                     info.message_id = message_id(&value);
