@@ -101,12 +101,9 @@ fn structured(value: &str, params: bool) -> (String, Params) {
         from = to;
         seg
     });
-    let mut main: String = iter
-        .next()
-        .unwrap_or_default()
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect();
+    let first = iter.next().unwrap_or_default();
+    let mut main = String::with_capacity(first.len());
+    main.extend(first.chars().filter(|c| !c.is_whitespace()));
     main.make_ascii_lowercase();
     // (base name, section, extended, value)
     let mut raw_params: Vec<(String, Option<usize>, bool, String)> =
@@ -155,7 +152,7 @@ fn structured(value: &str, params: bool) -> (String, Params) {
 
 pub(super) fn unquote(v: &str) -> String {
     let Some(inner) = v.strip_prefix('"') else { return v.to_string() };
-    let mut out = String::new();
+    let mut out = String::with_capacity(inner.len());
     let mut escaped = false;
     for c in inner.chars() {
         if escaped {
