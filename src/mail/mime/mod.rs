@@ -3,8 +3,9 @@
 //! [`parse_message`] takes the raw bytes of one message (an mbox
 //! separator line already removed; CRLF or LF line ends) and returns the
 //! text the URL scanner should look at, as [`Piece`]s: one per header
-//! field whose value contains a `:` (but `Content-Class`, whose value is
-//! a class name), and one per text part of the body
+//! field (but `Content-Class`, whose value is a class name; with
+//! [`MimeOptions::skip_fields_without_scheme`], only the fields whose
+//! value may hold a `scheme:`), and one per text part of the body
 //! (`text/plain` and other `text/*` as [`PieceKind::Text`], `text/html` as
 //! [`PieceKind::Html`]). Each piece has its transfer encoding
 //! (quoted-printable, base64) undone, its charset converted to UTF-8,

@@ -81,7 +81,7 @@ fn structured(value: &str, params: bool) -> (String, Params) {
             ';' => {
                 // Joining parameters compares each with the others: past
                 // this many (no real field comes near) the rest is not
-                // read.
+                // read. Without the parameters, the main value ends here.
                 if cuts.len() == MAX_PARAMS || !params {
                     break;
                 }
