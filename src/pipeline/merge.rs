@@ -304,18 +304,13 @@ impl Merger<'_> {
             for s in keep.drain(..) {
                 let start = s.start;
                 let Some(mut hit) = s.into_hit(seg) else { continue };
-                let lent = hit.url.is_pending();
-                if lent {
-                    debug_assert!(urls.is_some(), "the buffer was given back");
-                    hit.url.lend(&mut urls);
-                }
+                debug_assert!(urls.is_some(), "the buffer was given back");
+                hit.url.lend(&mut urls);
                 if line_numbers {
                     position(seg, start, &mut st.carry, &mut hit);
                 }
                 let go = st.give(info, &hit, sink)?;
-                if lent {
-                    hit.url.give_back(&mut urls);
-                }
+                hit.url.give_back(&mut urls);
                 if !go {
                     return Ok(false);
                 }
