@@ -385,8 +385,10 @@ impl<'a> Feeder<'a> {
     }
 
     /// The next batch: segments owning about `size` bytes in all (or up
-    /// to `MAX_BATCH_SEGMENTS` small inputs); empty at the end.
-    pub(crate) fn batch(&mut self, size: usize) -> Vec<Item> {
+    /// to `MAX_BATCH_SEGMENTS` small inputs), a file cut into parts of
+    /// `part` bytes (at most the configured chunk); empty at the end.
+    pub(crate) fn batch(&mut self, size: usize, part: usize) -> Vec<Item> {
+        let part = part.clamp(1, self.cfg.chunk.max(1));
         let mut batch: Vec<Item> = Vec::new();
         let mut bytes = 0usize;
         while bytes < size && batch.len() < MAX_BATCH_SEGMENTS {
@@ -494,7 +496,7 @@ impl<'a> Feeder<'a> {
                     let size = if start == 0 {
                         self.cfg.chunk.max(BINARY_PROBE)
                     } else {
-                        self.cfg.chunk
+                        part
                     };
                     let end = (start + size as u64).min(parts.len);
                     bytes += (end - start) as usize + 1;

@@ -413,6 +413,40 @@ fn file_parts_same_as_reading_in_order() {
     }
 }
 
+#[test]
+fn dense_urls_read_in_finer_parts_give_the_hits_of_one_pass() {
+    // Far denser than the density above which the parts of a batch are
+    // cut smaller than the configured chunk: after the first batch, a
+    // file is read and scanned in parts of a quarter of it, on two
+    // threads.
+    use std::fmt::Write as _;
+    let mut text = String::new();
+    for i in 0..20_000 {
+        writeln!(text, "<http://h{i}.example/p?q={i}> (www.x{i}.org),")
+            .unwrap();
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dense.txt");
+    std::fs::write(&path, &text).unwrap();
+    let whole = run(text.as_bytes(), 1 << 20, 1 << 20);
+    assert_eq!(whole.len(), 20_000);
+    for chunk in [4096, 65536] {
+        let ex = Extractor::builder()
+            .line_numbers(true)
+            .chunk_size(chunk)
+            .batch_size(4 * chunk)
+            .max_url_len(64)
+            .thread_pool(pool(2))
+            .build()
+            .unwrap();
+        let mut sink = Collect(Vec::new());
+        ex.search(std::iter::once(urlx::Input::file("f", &path)), &mut sink)
+            .unwrap();
+        let hits: Vec<Hit> = sink.0.into_iter().map(|(_, h)| h).collect();
+        assert_eq!(hits, whole, "chunk {chunk}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(100))]
     #[test]

@@ -35,7 +35,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use builder::{BATCH_HITS, next_batch_size};
+use builder::{BATCH_HITS, next_batch_size, next_chunk_size};
 use merge::{MergeState, Merger};
 use pool::Pool;
 use scanned::{Found, Scanned, ScannedBatch};
@@ -122,7 +122,7 @@ const LANES: usize = 2;
 
 /// A scanning thread's channels: batches to it, scanned batches back.
 type Lane = (
-    std::sync::mpsc::SyncSender<Vec<Item>>,
+    std::sync::mpsc::SyncSender<(Vec<Item>, usize)>,
     std::sync::mpsc::Receiver<ScannedBatch>,
 );
 
@@ -300,11 +300,12 @@ impl Extractor {
                 cfg.batch_size
             };
             loop {
-                let batch = feeder.batch(size);
+                let batch = feeder.batch(size, cfg.chunk_size);
                 if batch.is_empty() {
                     break;
                 }
-                let scanned = self.on_pool(|| self.scan_batch(batch));
+                let scanned =
+                    self.on_pool(|| self.scan_batch(batch, cfg.chunk_size));
                 if !self.merger().merge_batch(
                     scanned,
                     &mut feeder,
@@ -329,12 +330,13 @@ impl Extractor {
             let mut scanners = Vec::new();
             for _ in 0..LANES {
                 let (to_scan, jobs) =
-                    std::sync::mpsc::sync_channel::<Vec<Item>>(1);
+                    std::sync::mpsc::sync_channel::<(Vec<Item>, usize)>(1);
                 let (to_merge, scanned) =
                     std::sync::mpsc::sync_channel::<ScannedBatch>(1);
                 scanners.push(scope.spawn(move || {
-                    for b in jobs {
-                        let scanned = self.on_pool(|| self.scan_batch(b));
+                    for (b, chunk) in jobs {
+                        let scanned =
+                            self.on_pool(|| self.scan_batch(b, chunk));
                         if to_merge.send(scanned).is_err() {
                             break;
                         }
@@ -376,11 +378,12 @@ impl Extractor {
         lanes: &[Lane],
     ) -> io::Result<Summary> {
         let cfg = &self.config;
-        // The size for the next batch, the size `batch` was read with,
-        // the batches being scanned (their lane, size and whether alone),
-        // oldest first.
+        // The size for the next batch and for its chunks, the size
+        // `batch` was read with, the batches being scanned (their lane,
+        // size and whether alone), oldest first.
         let mut size = cfg.batch_size;
-        let mut batch = feeder.batch(size);
+        let mut chunk = cfg.chunk_size;
+        let mut batch = feeder.batch(size, chunk);
         let mut read_with = size;
         let mut scanning: std::collections::VecDeque<(usize, usize, bool)> =
             std::collections::VecDeque::new();
@@ -389,7 +392,7 @@ impl Extractor {
         let mut done: Option<(ScannedBatch, usize, bool)> = None;
         let mut merge = |done: &mut Option<(ScannedBatch, usize, bool)>,
                          feeder: &mut Feeder<'_>,
-                         size: &mut usize|
+                         (size, chunk): (&mut usize, &mut usize)|
          -> io::Result<bool> {
             let Some((d, with, _)) = done.take() else { return Ok(true) };
             let before = state.summary.hits;
@@ -398,6 +401,7 @@ impl Extractor {
             }
             let hits = state.summary.hits - before;
             *size = next_batch_size(cfg, with, hits);
+            *chunk = next_chunk_size(cfg, with, hits);
             Ok(true)
         };
         loop {
@@ -408,7 +412,7 @@ impl Extractor {
             // can cut): the hits held are its own.
             if done.as_ref().is_some_and(|(d, _, alone)| {
                 !alone || d.hits() > HEAVY_BATCH_HITS
-            }) && !merge(&mut done, feeder, &mut size)?
+            }) && !merge(&mut done, feeder, (&mut size, &mut chunk))?
             {
                 break;
             }
@@ -428,20 +432,20 @@ impl Extractor {
                     lane = 0;
                 }
                 let Some((to_scan, _)) = lanes.get(lane) else { break };
-                if to_scan.send(std::mem::take(&mut batch)).is_err() {
+                if to_scan.send((std::mem::take(&mut batch), chunk)).is_err() {
                     break; // a scanning thread panicked: the join says so
                 }
                 scanning.push_back((lane, read_with, alone));
                 lane = (lane + 1) % lanes.len();
                 // A batch scanned alone is merged while the next is
                 // scanned.
-                if !merge(&mut done, feeder, &mut size)? {
+                if !merge(&mut done, feeder, (&mut size, &mut chunk))? {
                     return Ok(std::mem::take(&mut state.summary));
                 }
                 read_with = size;
-                batch = feeder.batch(size);
+                batch = feeder.batch(size, chunk);
             }
-            if !merge(&mut done, feeder, &mut size)? {
+            if !merge(&mut done, feeder, (&mut size, &mut chunk))? {
                 break;
             }
             let Some((l, with, alone)) = scanning.pop_front() else { break };
@@ -453,15 +457,15 @@ impl Extractor {
         Ok(std::mem::take(&mut state.summary))
     }
 
-    /// Scan every chunk of a batch, every message and every file part,
-    /// in parallel.
-    fn scan_batch(&self, batch: Vec<Item>) -> ScannedBatch {
+    /// Scan every chunk of a batch (of `chunk` bytes), every message and
+    /// every file part, in parallel.
+    fn scan_batch(&self, batch: Vec<Item>, chunk: usize) -> ScannedBatch {
         let mut jobs: Vec<(usize, Option<Range<usize>>)> =
             Vec::with_capacity(batch.len());
         for (i, item) in batch.iter().enumerate() {
             match item {
                 Item::Data { seg, .. } => jobs.extend(
-                    chunks(seg.own.clone(), self.config.chunk_size)
+                    chunks(seg.own.clone(), chunk)
                         .into_iter()
                         .map(|r| (i, Some(r))),
                 ),
