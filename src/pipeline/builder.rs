@@ -44,16 +44,18 @@ pub(super) fn next_batch_size(
     usize::try_from(scaled).unwrap_or(max).clamp(min, max)
 }
 
-/// URLs per MiB above which a batch is cut into chunks smaller than the
-/// configured size. Prose holds about 1,300; URL lists, 9,000.
+/// Hits per MiB above which a batch is cut into chunks smaller than the
+/// configured size: between what prose holds and what lists of URLs
+/// hold (the bench inputs' densities and the choice:
+/// `benches/results/2026-11-26-dense-parts-db3d08b.md`).
 const DENSE_HITS_PER_MIB: u128 = 2048;
 
 /// The size of the chunks of the next batch, from the hits found in one
 /// read with `read_with` bytes: the configured size, or where URLs are
 /// denser than [`DENSE_HITS_PER_MIB`], smaller in proportion, down to a
 /// quarter of it. A thread that ends its last chunk of a batch waits for
-/// the others to end theirs; a chunk of dense URLs takes 30 times as
-/// long as one of logs, and a thread of the pool also loses time to the
+/// the others to end theirs; a chunk of dense URLs takes far longer
+/// than one of logs, and a thread of the pool also loses time to the
 /// merge of the batch before, so the wait is shortened by cutting it
 /// finer. Logs keep their large chunks: each chunk costs a start and the
 /// reading of the URL length limit past its end.
