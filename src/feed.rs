@@ -233,7 +233,8 @@ pub(crate) struct FeedConfig {
     pub(crate) decompress: Decompress,
     /// Hand over each input's lines as soon as they are read.
     pub(crate) line_buffered: bool,
-    /// Bytes of one file part.
+    /// Bytes of a file part: the largest (parts of batches dense with
+    /// URLs are smaller, see `Feeder::batch`).
     pub(crate) chunk: usize,
     /// Bytes of a batch, as configured (the largest).
     pub(crate) batch: usize,
@@ -376,7 +377,9 @@ impl<'a> Feeder<'a> {
     }
 
     /// Keep a large buffer for reuse: as many as three batches of file
-    /// parts need (the ones in flight), at most.
+    /// parts of the largest size need (the ones in flight), at most.
+    /// Batches cut finer have more parts in flight; the buffers of the
+    /// parts past that count are allocated afresh.
     pub(crate) fn recycle(&mut self, buf: Vec<u8>) {
         let keep = 3 * (self.cfg.batch / self.cfg.chunk.max(1) + 1);
         if buf.capacity() >= 64 << 10 && self.pool.len() < keep {

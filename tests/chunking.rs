@@ -416,9 +416,9 @@ fn file_parts_same_as_reading_in_order() {
 #[test]
 fn dense_urls_read_in_finer_parts_give_the_hits_of_one_pass() {
     // Far denser than the density above which the parts of a batch are
-    // cut smaller than the configured chunk: after the first batch, a
-    // file is read and scanned in parts of a quarter of it, on two
-    // threads.
+    // cut smaller than the configured chunk: from the third batch (the
+    // second is read before the first is merged), a file is read and
+    // scanned in parts of a quarter of it, on two threads.
     use std::fmt::Write as _;
     let mut text = String::new();
     for i in 0..20_000 {

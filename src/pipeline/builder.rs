@@ -50,27 +50,31 @@ pub(super) fn next_batch_size(
 /// `benches/results/2026-11-26-dense-parts-db3d08b.md`).
 const DENSE_HITS_PER_MIB: u128 = 2048;
 
-/// The size of the chunks of the next batch, from the hits found in one
-/// read with `read_with` bytes: the configured size, or where URLs are
-/// denser than [`DENSE_HITS_PER_MIB`], smaller in proportion, down to a
-/// quarter of it. A thread that ends its last chunk of a batch waits for
-/// the others to end theirs; a chunk of dense URLs takes far longer
-/// than one of logs, and a thread of the pool also loses time to the
-/// merge of the batch before, so the wait is shortened by cutting it
-/// finer. Logs keep their large chunks: each chunk costs a start and the
-/// reading of the URL length limit past its end.
+/// The size of the parts of a batch read after one with `hits` hits in
+/// `read_with` bytes was merged: the configured chunk size, or where URLs
+/// are denser than [`DENSE_HITS_PER_MIB`], smaller in proportion, down to
+/// a quarter of it, and never below eight times the bytes read past each
+/// part (`lookahead`: the URL length limit and the delimiting slack),
+/// so that those bytes stay an eighth of a batch at most. A thread that
+/// ends its last part of a batch waits for the others to end theirs; a
+/// part of dense URLs takes far longer than one of logs, and a thread of
+/// the pool also loses time to the merge of the batch before, so the
+/// wait is shortened by cutting it finer. Logs keep their large parts:
+/// each part costs a start and the reading of its lookahead.
 pub(super) fn next_chunk_size(
     cfg: &ExtractorBuilder,
     read_with: usize,
     hits: u64,
+    lookahead: usize,
 ) -> usize {
     let max = cfg.chunk_size;
     let dense = (read_with as u128 * DENSE_HITS_PER_MIB) >> 20;
     if u128::from(hits) <= dense {
         return max;
     }
+    let floor = (max / 4).max(lookahead.saturating_mul(8)).clamp(1, max);
     let scaled = max as u128 * dense / u128::from(hits);
-    usize::try_from(scaled).unwrap_or(max).clamp((max / 4).max(1), max)
+    usize::try_from(scaled).unwrap_or(max).clamp(floor, max)
 }
 
 /// An error in the extractor's configuration.
@@ -310,9 +314,10 @@ impl ExtractorBuilder {
         self
     }
 
-    /// Bytes scanned by one parallel task (default 512 KiB; batches dense
-    /// with URLs are cut finer, down to a quarter of it). Results do not
-    /// depend on it; tests set it as low as 1.
+    /// Bytes scanned by one parallel task (default 512 KiB; on several
+    /// threads, batches dense with URLs are cut finer, down to a quarter
+    /// of it while that is at least eight times the URL length limit).
+    /// Results do not depend on it; tests set it as low as 1.
     pub fn chunk_size(&mut self, n: usize) -> &mut Self {
         self.chunk_size = n.max(1);
         self
@@ -367,17 +372,33 @@ mod tests {
         let mut cfg = ExtractorBuilder::new();
         cfg.chunk_size(512 << 10);
         let mib = 1 << 20;
+        let next = |cfg: &ExtractorBuilder, read, hits| {
+            next_chunk_size(cfg, read, hits, 8 << 10)
+        };
         // Logs and prose: the configured size.
-        assert_eq!(next_chunk_size(&cfg, 4 * mib, 0), 512 << 10);
-        assert_eq!(next_chunk_size(&cfg, 4 * mib, 4 * 1300), 512 << 10);
-        assert_eq!(next_chunk_size(&cfg, 4 * mib, 4 * 2048), 512 << 10);
+        assert_eq!(next(&cfg, 4 * mib, 0), 512 << 10);
+        assert_eq!(next(&cfg, 4 * mib, 4 * 1300), 512 << 10);
+        assert_eq!(next(&cfg, 4 * mib, 4 * 2048), 512 << 10);
         // Twice the threshold density: half the size.
-        assert_eq!(next_chunk_size(&cfg, 4 * mib, 4 * 4096), 256 << 10);
+        assert_eq!(next(&cfg, 4 * mib, 4 * 4096), 256 << 10);
         // URL lists, and a batch of nothing but hits: a quarter.
-        assert_eq!(next_chunk_size(&cfg, 2 * mib, 2 * 20_000), 128 << 10);
-        assert_eq!(next_chunk_size(&cfg, 100, u64::MAX), 128 << 10);
+        assert_eq!(next(&cfg, 2 * mib, 2 * 20_000), 128 << 10);
+        assert_eq!(next(&cfg, 100, u64::MAX), 128 << 10);
         // Never below one byte, whatever the configuration.
         cfg.chunk_size(1);
-        assert_eq!(next_chunk_size(&cfg, 1, 1000), 1);
+        assert_eq!(next(&cfg, 1, 1000), 1);
+    }
+
+    #[test]
+    fn parts_stay_eight_times_their_lookahead() {
+        let mut cfg = ExtractorBuilder::new();
+        cfg.chunk_size(512 << 10);
+        let (read, hits) = (2 << 20, 40_000);
+        let part = |lookahead| next_chunk_size(&cfg, read, hits, lookahead);
+        assert_eq!(part(8 << 10), 128 << 10);
+        assert_eq!(part(32 << 10), 256 << 10);
+        // A lookahead of an eighth of the chunk or more: no finer parts.
+        assert_eq!(part(64 << 10), 512 << 10);
+        assert_eq!(part(16 << 20), 512 << 10);
     }
 }

@@ -401,7 +401,12 @@ impl Extractor {
             }
             let hits = state.summary.hits - before;
             *size = next_batch_size(cfg, with, hits);
-            *chunk = next_chunk_size(cfg, with, hits);
+            *chunk = next_chunk_size(
+                cfg,
+                with,
+                hits,
+                cfg.max_url_len + LOOKAHEAD_SLACK,
+            );
             Ok(true)
         };
         loop {
@@ -457,8 +462,8 @@ impl Extractor {
         Ok(std::mem::take(&mut state.summary))
     }
 
-    /// Scan every chunk of a batch (of `chunk` bytes), every message and
-    /// every file part, in parallel.
+    /// Scan every chunk of a batch (streamed input cut into `chunk`
+    /// bytes each), every message and every file part, in parallel.
     fn scan_batch(&self, batch: Vec<Item>, chunk: usize) -> ScannedBatch {
         let mut jobs: Vec<(usize, Option<Range<usize>>)> =
             Vec::with_capacity(batch.len());

@@ -33,7 +33,8 @@ impl<T> Default for Pooled<T> {
 /// at least [`POOL_COUNT`] whatever their size. Two batches can be in
 /// flight (three of short messages or of small files named by path),
 /// each with up to 512 small files (one buffer pair each) or up to
-/// eight chunks of a large input. Without reuse, each small file's
+/// eight chunks of a large input (32 where URLs are dense, see
+/// `next_chunk_size`). Without reuse, each small file's
 /// buffers would grow from empty, reallocating many times; the chunks
 /// of dense input need a few MiB each.
 const POOL_BYTES: usize = 4 << 20;
