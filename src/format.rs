@@ -100,9 +100,11 @@ impl InputFormat {
 /// file stays binary text); an mbox starts
 /// with a `From ` line that looks like a separator (sender and date,
 /// see `mbox`), not with text such as `From the README: ...`; a
-/// message or news article with header fields (`Name: value`, the
+/// message or news article with header fields (`Name: value`), the
 /// first of which is one of the fields every message or article has
-/// near its top); anything else is text.
+/// near its top, or an `X-` field (a mail reader's `X-Status:` or
+/// `X-Keywords:` before the fields it stored) followed by one of those
+/// before the header ends; anything else is text.
 pub fn detect(head: &[u8]) -> InputFormat {
     if crate::mail::warc::is_warc(head) {
         return InputFormat::Warc;
@@ -125,6 +127,8 @@ pub fn detect(head: &[u8]) -> InputFormat {
     }
     let mut fields = 0;
     let mut news = false;
+    // The first field is an `X-` field, and none known has followed it.
+    let mut unsure = false;
     for line in head.split(|&b| b == b'\n').take(64) {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         if line.is_empty() {
@@ -141,13 +145,21 @@ pub fn detect(head: &[u8]) -> InputFormat {
             return InputFormat::Text;
         }
         news |= name.eq_ignore_ascii_case(b"Newsgroups");
-        if fields == 0 && !is_known_field(name) {
-            return InputFormat::Text;
+        if is_known_field(name) {
+            unsure = false;
+        } else if fields == 0 {
+            let x =
+                name.get(..2).is_some_and(|p| p.eq_ignore_ascii_case(b"X-"));
+            if !x {
+                return InputFormat::Text;
+            }
+            unsure = true;
         }
         fields += 1;
     }
     match (fields, news) {
         (0, _) => InputFormat::Text,
+        _ if unsure => InputFormat::Text,
         (_, true) => InputFormat::News,
         _ => InputFormat::Eml,
     }

@@ -934,6 +934,34 @@ fn tnef_rtf_body() {
 }
 
 #[test]
+fn a_message_stored_with_status_fields_first_is_decoded() {
+    // A real spam (SpamAssassin public corpus, spam_2/00716) as a mail
+    // reader stored it: `X-Status:` and `X-Keywords:` before its own
+    // header, a quoted-printable body with a URL across a soft line
+    // break. Read as text, the URL came out as `http://www.frontl=`.
+    let path = sample("mail/spamassassin-spam_2-00716-x-status-first.eml");
+    let hits = json(&[path.to_str().unwrap()]);
+    let got: Vec<(&str, &str, &str)> = hits
+        .iter()
+        .map(|h| {
+            (
+                h["url"].as_str().unwrap(),
+                h["source"].as_str().unwrap(),
+                h["decoded"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [(
+            "http://www.frontlinelearning.com/contactus1.htm",
+            "text",
+            "quoted-printable"
+        )]
+    );
+}
+
+#[test]
 fn percent_encoded_urls_in_a_script() {
     // A real spam (SpamAssassin public corpus, spam_2/00515): its script
     // is written with JavaScript's escape(), quoted-printable on top.

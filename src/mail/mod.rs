@@ -577,4 +577,34 @@ mod tests {
         );
         assert_eq!(detect(b""), InputFormat::Text);
     }
+
+    #[test]
+    fn an_x_field_first_needs_a_field_of_a_message_after_it() {
+        let cases: [(&[u8], InputFormat); 6] = [
+            // A mail reader's status fields before the stored header
+            // (SpamAssassin's public corpus, spam-2/00716).
+            (
+                b"X-Status: \nX-Keywords: \nX-Persona: <a>\nReturn-Path: <a@b>\nSubject: s\n\nbody",
+                InputFormat::Eml,
+            ),
+            (
+                b"X-Status: \r\nPath: a!b\r\nNewsgroups: comp.x\r\n\r\n",
+                InputFormat::News,
+            ),
+            // No field of a message after it, or text after it.
+            (b"X-Foo: 1\nBar: 2\n\nbody", InputFormat::Text),
+            (b"X-Foo: 1\n", InputFormat::Text),
+            (b"X-Note: 1\nhello\nSubject: s\n", InputFormat::Text),
+            // Not an `X-` field.
+            (b"Xerox: 1\nSubject: s\n\n", InputFormat::Text),
+        ];
+        for (head, want) in cases {
+            assert_eq!(
+                detect(head),
+                want,
+                "{}",
+                String::from_utf8_lossy(head)
+            );
+        }
+    }
 }
