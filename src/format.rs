@@ -103,8 +103,10 @@ impl InputFormat {
 /// message or news article with header fields (`Name: value`), the
 /// first of which is one of the fields every message or article has
 /// near its top, or an `X-` field (a mail reader's `X-Status:` or
-/// `X-Keywords:` before the fields it stored) followed by one of those
-/// before the header ends; anything else is text.
+/// `X-Keywords:` before the fields it stored) or an MH annotation
+/// (`Replied:`, `Forwarded:`, `Distributed:`, which nmh's `anno` puts
+/// first) followed by one of those before the header ends; anything
+/// else is text.
 pub fn detect(head: &[u8]) -> InputFormat {
     if crate::mail::warc::is_warc(head) {
         return InputFormat::Warc;
@@ -127,7 +129,8 @@ pub fn detect(head: &[u8]) -> InputFormat {
     }
     let mut fields = 0;
     let mut news = false;
-    // The first field is an `X-` field, and none known has followed it.
+    // The first field is an `X-` field or an annotation, and none known
+    // has followed it.
     let mut unsure = false;
     for line in head.split(|&b| b == b'\n').take(64) {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
@@ -150,7 +153,10 @@ pub fn detect(head: &[u8]) -> InputFormat {
         } else if fields == 0 {
             let x =
                 name.get(..2).is_some_and(|p| p.eq_ignore_ascii_case(b"X-"));
-            if !x {
+            let annotation = [&b"replied"[..], b"forwarded", b"distributed"]
+                .iter()
+                .any(|a| a.eq_ignore_ascii_case(name));
+            if !(x || annotation) {
                 return InputFormat::Text;
             }
             unsure = true;

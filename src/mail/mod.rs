@@ -580,7 +580,7 @@ mod tests {
 
     #[test]
     fn an_x_field_first_needs_a_field_of_a_message_after_it() {
-        let cases: [(&[u8], InputFormat); 6] = [
+        let cases: [(&[u8], InputFormat); 8] = [
             // A mail reader's status fields before the stored header
             // (SpamAssassin's public corpus, spam-2/00716).
             (
@@ -591,6 +591,13 @@ mod tests {
                 b"X-Status: \r\nPath: a!b\r\nNewsgroups: comp.x\r\n\r\n",
                 InputFormat::News,
             ),
+            // nmh's annotations (SpamAssassin's test message
+            // `nice/base64.txt`).
+            (
+                b"Replied: Fri, 22 Dec 2000 13:22:17 +0000\nReplied: a@b\nReturn-Path: a@b\n\n",
+                InputFormat::Eml,
+            ),
+            (b"Forwarded: a\nhello\n", InputFormat::Text),
             // No field of a message after it, or text after it.
             (b"X-Foo: 1\nBar: 2\n\nbody", InputFormat::Text),
             (b"X-Foo: 1\n", InputFormat::Text),
