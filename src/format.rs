@@ -105,8 +105,9 @@ impl InputFormat {
 /// near its top, or an `X-` field (a mail reader's `X-Status:` or
 /// `X-Keywords:` before the fields it stored) or an MH annotation
 /// (`Replied:`, `Forwarded:`, `Distributed:`, which nmh's `anno` puts
-/// first) followed by one of those before the header ends; anything
-/// else is text.
+/// first) followed by one of those other than `Date:` and
+/// `Content-Type:` (HTTP headers too) within the header's first 64
+/// lines; anything else is text.
 pub fn detect(head: &[u8]) -> InputFormat {
     if crate::mail::warc::is_warc(head) {
         return InputFormat::Warc;
@@ -149,7 +150,11 @@ pub fn detect(head: &[u8]) -> InputFormat {
         }
         news |= name.eq_ignore_ascii_case(b"Newsgroups");
         if is_known_field(name) {
-            unsure = false;
+            // Fields HTTP sends too do not settle an uncertain start: a
+            // response's header dump may start with `X-Powered-By:`.
+            let http = name.eq_ignore_ascii_case(b"date")
+                || name.eq_ignore_ascii_case(b"content-type");
+            unsure &= http;
         } else if fields == 0 {
             let x =
                 name.get(..2).is_some_and(|p| p.eq_ignore_ascii_case(b"X-"));

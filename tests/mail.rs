@@ -946,8 +946,8 @@ fn a_message_stored_with_status_fields_first_is_decoded() {
         .map(|h| {
             (
                 h["url"].as_str().unwrap(),
-                h["source"].as_str().unwrap(),
-                h["decoded"].as_str().unwrap(),
+                h["source"].as_str().unwrap_or_default(),
+                h["decoded"].as_str().unwrap_or_default(),
             )
         })
         .collect();

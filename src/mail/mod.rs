@@ -580,7 +580,7 @@ mod tests {
 
     #[test]
     fn an_x_field_first_needs_a_field_of_a_message_after_it() {
-        let cases: [(&[u8], InputFormat); 8] = [
+        let cases: [(&[u8], InputFormat); 10] = [
             // A mail reader's status fields before the stored header
             // (SpamAssassin's public corpus, spam-2/00716).
             (
@@ -598,6 +598,12 @@ mod tests {
                 InputFormat::Eml,
             ),
             (b"Forwarded: a\nhello\n", InputFormat::Text),
+            // An HTTP response's header fields without its status line.
+            (
+                b"X-Powered-By: Express\nDate: Mon\nContent-Type: text/html\n\n",
+                InputFormat::Text,
+            ),
+            (b"Forwarded: for=a\nDate: Mon\n\n", InputFormat::Text),
             // No field of a message after it, or text after it.
             (b"X-Foo: 1\nBar: 2\n\nbody", InputFormat::Text),
             (b"X-Foo: 1\n", InputFormat::Text),
