@@ -270,13 +270,7 @@ const NOTHING_AFTER_SCHEME: &str = "nothing after the scheme and `//`";
 /// says so without a parse.
 fn bare_scheme(text: &str) -> Option<usize> {
     let scheme = text.strip_suffix("://")?;
-    // RFC 3986 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
-    let b = scheme.as_bytes();
-    (b.first()?.is_ascii_alphabetic()
-        && b.iter().all(|&c| {
-            c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')
-        }))
-    .then_some(b.len())
+    scheme::is_scheme(scheme).then_some(scheme.len())
 }
 
 /// The hit of `scheme://` alone: what [`full_hit`] makes of it, without

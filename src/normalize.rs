@@ -99,7 +99,7 @@ fn render<'a>(uri: &Uri<'a>, mode: Mode) -> Cow<'a, str> {
     let scheme = uri.scheme();
     if let (Some(sc), Some(r)) = (scheme, uri.range(Component::Scheme)) {
         // RFC 3986 6.2.2.1: the scheme is case-insensitive; lowercase.
-        if is_scheme(sc) {
+        if scheme::is_scheme(sc) {
             sc.bytes().for_each(|b| w.push_ascii(b.to_ascii_lowercase()));
         } else {
             w.push(sc);
@@ -184,15 +184,6 @@ fn render<'a>(uri: &Uri<'a>, mode: Mode) -> Cow<'a, str> {
 /// `?`, or whatever an invalid reference has there).
 fn gap(s: &str, from: usize, to: usize) -> &str {
     s.get(from..to).unwrap_or("")
-}
-
-/// RFC 3986 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
-fn is_scheme(s: &str) -> bool {
-    let mut b = s.bytes();
-    b.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && b.all(|c| {
-            c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')
-        })
 }
 
 /// Whether RFC 3986 6.2.3 removes `port` from a URI of `scheme`: it is

@@ -7,6 +7,16 @@
 //!
 //! Schemes compare case-insensitively (RFC 3986 3.1).
 
+/// Whether `s` has a scheme's syntax, RFC 3986 3.1:
+/// `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
+pub(crate) fn is_scheme(s: &str) -> bool {
+    let mut b = s.bytes();
+    b.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && b.all(|c| {
+            c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')
+        })
+}
+
 /// The scheme's own rules, checked by `validate::schemes::check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Rule {

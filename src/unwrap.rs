@@ -50,6 +50,7 @@
 //! services whose links hold a token rather than the target.
 
 use crate::lex::{base64_val, pct_decode};
+use crate::scheme::is_scheme;
 
 /// The most wrappers [`unwrap`] removes from one URL.
 pub const MAX_DEPTH: usize = 4;
@@ -272,13 +273,6 @@ fn base64_decode(s: &str) -> Option<Vec<u8>> {
         return None;
     }
     Some(out)
-}
-
-/// RFC 3986 section 3.1: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
-fn is_scheme(s: &str) -> bool {
-    let mut b = s.bytes();
-    b.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && b.all(|c| c.is_ascii_alphanumeric() || b"+-.".contains(&c))
 }
 
 /// An absolute URI: a scheme, `:` and at least one more character.
