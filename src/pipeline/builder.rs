@@ -54,7 +54,7 @@ const DENSE_HITS_PER_MIB: u128 = 2048;
 /// `read_with` bytes was merged: the configured chunk size, or where URLs
 /// are denser than [`DENSE_HITS_PER_MIB`], smaller in proportion, down to
 /// a quarter of it, and never below eight times the bytes read past each
-/// part (`lookahead`: the URL length limit and the delimiting slack),
+/// part ([`ExtractorBuilder::lookahead`]),
 /// so that those bytes stay an eighth of a batch at most. A thread that
 /// ends its last part of a batch waits for the others to end theirs; a
 /// part of dense URLs takes far longer than one of logs, and a thread of
@@ -65,9 +65,8 @@ pub(super) fn next_chunk_size(
     cfg: &ExtractorBuilder,
     read_with: usize,
     hits: u64,
-    lookahead: usize,
 ) -> usize {
-    let max = cfg.chunk_size;
+    let (max, lookahead) = (cfg.chunk_size, cfg.lookahead());
     let dense = (read_with as u128 * DENSE_HITS_PER_MIB) >> 20;
     if u128::from(hits) <= dense {
         return max;
@@ -266,6 +265,12 @@ impl ExtractorBuilder {
         self
     }
 
+    /// Bytes read past each segment: the longest URL and the slack that
+    /// delimiting reads after it.
+    pub(super) fn lookahead(&self) -> usize {
+        self.max_url_len + crate::delimit::LOOKAHEAD_SLACK
+    }
+
     /// The base URI that relative references (inside `<URL:...>`) are
     /// resolved against (RFC 3986 section 5.1.4: the default base).
     pub fn base(&mut self, base: Option<&str>) -> &mut Self {
@@ -366,15 +371,14 @@ impl ExtractorBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::delimit::LOOKAHEAD_SLACK;
 
     #[test]
     fn chunks_shrink_with_url_density_to_a_quarter() {
         let mut cfg = ExtractorBuilder::new();
         cfg.chunk_size(512 << 10);
         let mib = 1 << 20;
-        let next = |cfg: &ExtractorBuilder, read, hits| {
-            next_chunk_size(cfg, read, hits, 8 << 10)
-        };
+        let next = next_chunk_size;
         // Logs and prose: the configured size.
         assert_eq!(next(&cfg, 4 * mib, 0), 512 << 10);
         assert_eq!(next(&cfg, 4 * mib, 4 * 1300), 512 << 10);
@@ -391,12 +395,15 @@ mod tests {
 
     #[test]
     fn parts_stay_eight_times_their_lookahead() {
-        let mut cfg = ExtractorBuilder::new();
-        cfg.chunk_size(512 << 10);
         let (read, hits) = (2 << 20, 40_000);
-        let part = |lookahead| next_chunk_size(&cfg, read, hits, lookahead);
+        let part = |max_url_len| {
+            let mut cfg = ExtractorBuilder::new();
+            cfg.chunk_size(512 << 10).max_url_len(max_url_len);
+            next_chunk_size(&cfg, read, hits)
+        };
+        // The default limit, 8 KiB: a quarter of the chunk.
         assert_eq!(part(8 << 10), 128 << 10);
-        assert_eq!(part(32 << 10), 256 << 10);
+        assert_eq!(part(32 << 10), 8 * (32 << 10) + 8 * LOOKAHEAD_SLACK);
         // A lookahead of an eighth of the chunk or more: no finer parts.
         assert_eq!(part(64 << 10), 512 << 10);
         assert_eq!(part(16 << 20), 512 << 10);

@@ -40,7 +40,7 @@ use merge::{MergeState, Merger};
 use pool::Pool;
 use scanned::{Found, Scanned, ScannedBatch};
 
-use crate::delimit::{self, LOOKAHEAD_SLACK};
+use crate::delimit;
 use crate::feed::{
     FeedConfig, Feeder, FilePart, Input, Item, PartRead, cut_at, cut_at_nul,
     read_small,
@@ -276,7 +276,7 @@ impl Extractor {
         let mut feeder = Feeder::new(
             inputs,
             FeedConfig {
-                lookahead: cfg.max_url_len + LOOKAHEAD_SLACK,
+                lookahead: cfg.lookahead(),
                 binary: cfg.binary,
                 format: cfg.format,
                 decompress: cfg.decompress,
@@ -401,12 +401,7 @@ impl Extractor {
             }
             let hits = state.summary.hits - before;
             *size = next_batch_size(cfg, with, hits);
-            *chunk = next_chunk_size(
-                cfg,
-                with,
-                hits,
-                cfg.max_url_len + LOOKAHEAD_SLACK,
-            );
+            *chunk = next_chunk_size(cfg, with, hits);
             Ok(true)
         };
         loop {
@@ -610,7 +605,7 @@ impl Extractor {
 
     /// Read a part of a regular file and scan it, while it is in cache.
     fn read_and_scan(&self, part: &FilePart) -> Found {
-        let lookahead = (self.config.max_url_len + LOOKAHEAD_SLACK) as u64;
+        let lookahead = self.config.lookahead() as u64;
         let binary = self.config.binary;
         // The binary check in the scan's own pass, where the scan can.
         let by_scan = !binary && scan::scans_before_nul(&self.finder.rules);
