@@ -31,6 +31,17 @@ fn urls(hits: &[Value]) -> Vec<&str> {
     hits.iter().map(|h| h["url"].as_str().unwrap()).collect()
 }
 
+/// Three string fields of each hit, in order (`""` where one is absent).
+fn three<'a>(
+    hits: &'a [Value],
+    keys: [&str; 3],
+) -> Vec<(&'a str, &'a str, &'a str)> {
+    let field = |h: &'a Value, k: &str| h[k].as_str().unwrap_or_default();
+    hits.iter()
+        .map(|h| (field(h, keys[0]), field(h, keys[1]), field(h, keys[2])))
+        .collect()
+}
+
 /// The hit whose URL is `url` (the first one).
 fn find<'a>(hits: &'a [Value], url: &str) -> &'a Value {
     hits.iter()
@@ -941,18 +952,8 @@ fn a_message_stored_with_status_fields_first_is_decoded() {
     // break. Read as text, the URL came out as `http://www.frontl=`.
     let path = sample("mail/spamassassin-spam_2-00716-x-status-first.eml");
     let hits = json(&[path.to_str().unwrap()]);
-    let got: Vec<(&str, &str, &str)> = hits
-        .iter()
-        .map(|h| {
-            (
-                h["url"].as_str().unwrap(),
-                h["source"].as_str().unwrap_or_default(),
-                h["decoded"].as_str().unwrap_or_default(),
-            )
-        })
-        .collect();
     assert_eq!(
-        got,
+        three(&hits, ["url", "source", "decoded"]),
         [(
             "http://www.frontlinelearning.com/contactus1.htm",
             "text",
@@ -970,18 +971,8 @@ fn percent_encoded_urls_in_a_script() {
     let raw = std::fs::read(path).unwrap();
     assert!(json(&[path]).is_empty());
     let hits = json(&["--encoded", path]);
-    let got: Vec<(&str, &str, &str)> = hits
-        .iter()
-        .map(|h| {
-            (
-                h["url"].as_str().unwrap(),
-                h["encoded"].as_str().unwrap(),
-                h["source"].as_str().unwrap(),
-            )
-        })
-        .collect();
     assert_eq!(
-        got,
+        three(&hits, ["url", "encoded", "source"]),
         [
             (
                 "http://00000365.000000000000000000000000000",
