@@ -32,13 +32,14 @@
 //! 5. Elsewhere the URL ends, following UTS #58 (Unicode Link Detection)
 //!    with Appendix E's wrappers on top: at whitespace and controls, at
 //!    `<`, `>`, `\` and backquote (not URI characters, RFC 3986 section
-//!    2; in text they start tags and escapes), at a `"` before anything
-//!    but a letter or digit, at a non-ASCII character of Link_Term Hard,
-//!    at a closer that pairs with no opener inside the URL (Link_Bracket;
-//!    this includes its wrapper's closer), or at the end of its authority
-//!    if that is not `/`, `?` or `#`. `|`, `^`, `{`...`}` and non-ASCII
-//!    Soft characters stay inside it (printed percent-encoded where RFC
-//!    3986 requires it). Then what cannot end a URL is dropped: Soft
+//!    2; in text they start tags and escapes; but a byte escape `\xHH`
+//!    of a byte of 0x80 or more is that byte, see [`byte_escape`]), at a
+//!    `"` before anything but a letter or digit, at a non-ASCII
+//!    character of Link_Term Hard, at a closer that pairs with no opener
+//!    inside the URL (Link_Bracket; this includes its wrapper's closer),
+//!    or at the end of its authority if that is not `/`, `?` or `#`.
+//!    `|`, `^`, `{`...`}` and non-ASCII Soft characters stay inside it
+//!    (printed percent-encoded where RFC 3986 requires it). Then what cannot end a URL is dropped: Soft
 //!    characters (`. , ; : ! ? ' "` and their non-ASCII kin), an opener
 //!    or a footnote marker (`[2]`) at the end, a `-` ending a host, the
 //!    `*`, `_` or `~` closing emphasis opened before the URL; a `mailto:`
@@ -767,6 +768,10 @@ pub(crate) struct Brackets {
     depth: usize,
     /// `\.` is a defanged dot, part of the URL ([`crate::refang`]).
     pub refang: bool,
+    /// A byte escape ([`byte_escape`]) is part of the URL.
+    pub byte_escapes: bool,
+    /// A byte escape was stepped over.
+    pub escaped: bool,
 }
 
 /// What [`Brackets::step`] found at a byte.
@@ -821,6 +826,10 @@ impl Brackets {
             b'|' | b'^' => Step::Next(i + 1),
             b'\\' if self.refang && hay.get(i + 1) == Some(&b'.') => {
                 Step::Next(i + 2)
+            }
+            b'\\' if self.byte_escapes && byte_escape(hay, i) => {
+                self.escaped = true;
+                Step::Next(i + 4)
             }
             0x80.. => match char_at(hay, i) {
                 Some((c, len)) => match link_term(c) {
@@ -883,7 +892,8 @@ fn bare(
 ) -> Option<Candidate> {
     let limit = hay.len().min(s.saturating_add(max_len + 1));
     let mut joins: Vec<(usize, usize)> = Vec::new(); // removed ranges
-    let mut brackets = Brackets { refang, ..Brackets::default() };
+    let mut brackets =
+        Brackets { refang, byte_escapes: true, ..Brackets::default() };
     let quote = context == Context::Bare;
     // The quote depth of the URL's first line, once there is a join.
     let mut depth = None;
@@ -946,7 +956,9 @@ fn bare(
         return None;
     }
     // A candidate too long is never reported: its text is not needed.
-    let (cleaned, alternative) = if joins.is_empty() || too_long {
+    let escaped = brackets.escaped;
+    let (cleaned, alternative) = if (joins.is_empty() && !escaped) || too_long
+    {
         (None, None)
     } else {
         let mut text = Vec::with_capacity(end - s);
@@ -964,6 +976,10 @@ fn bare(
         }
         text.extend_from_slice(&hay[from..end]);
         alt.extend_from_slice(&hay[from..end]);
+        if escaped {
+            percent_encode_escapes(&mut text);
+            percent_encode_escapes(&mut alt);
+        }
         (
             Some(String::from_utf8(text).unwrap_or_default()),
             hyphens.then(|| String::from_utf8(alt).unwrap_or_default()),
@@ -983,6 +999,46 @@ fn bare(
         abbrev: None,
         encoded: None,
     })
+}
+
+/// Rule 5: whether `hay[i..]` starts with `\x` and two hex digits that
+/// stand for a byte of 0x80 or more, as Apache httpd and nginx escape
+/// the bytes of a logged request line, `Referer` and `User-Agent`, and
+/// as C, Python and JSON-ish dumps write a string's UTF-8 or Latin-1
+/// bytes. Such a byte is part of a URL (RFC 3987 3.1 maps it to `%HH`),
+/// whatever wrote it; a lower byte escaped so (`\x22`, a quote; a
+/// control) is none, and `\` ends the URL there as elsewhere.
+#[inline]
+pub(crate) fn byte_escape(hay: &[u8], i: usize) -> bool {
+    matches!(
+        hay.get(i..i + 4),
+        Some([b'\\', b'x', hi, lo])
+            if matches!(hi, b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
+                && lo.is_ascii_hexdigit()
+    )
+}
+
+/// The byte escapes ([`byte_escape`]) of a URL's text written as RFC 3986
+/// percent-escapes (section 2.1: upper-case hex digits), in place. The
+/// text holds no other `\x`: a backslash inside a URL is a byte escape
+/// or a defanged dot (`\.`).
+fn percent_encode_escapes(text: &mut Vec<u8>) {
+    let mut w = 0;
+    let mut r = 0;
+    while r < text.len() {
+        if byte_escape(text, r) {
+            text[w] = b'%';
+            text[w + 1] = text[r + 2].to_ascii_uppercase();
+            text[w + 2] = text[r + 3].to_ascii_uppercase();
+            w += 3;
+            r += 4;
+        } else {
+            text[w] = text[r];
+            w += 1;
+            r += 1;
+        }
+    }
+    text.truncate(w);
 }
 
 /// Where scanning resumes after a candidate dropped as longer than
@@ -1255,6 +1311,10 @@ fn authority_end(
         }
         if refang && hay[i] == b'\\' && hay.get(i + 1) == Some(&b'.') {
             i += 2; // `\.`, a defanged dot
+            continue;
+        }
+        if byte_escape(hay, i) {
+            i += 4; // `\xHH`, a byte of a non-ASCII host name
             continue;
         }
         let next = match hay[i] {

@@ -59,6 +59,7 @@ const LONG_RUN_PIECES: &[&str] = &[
     "-\n",
     "a-\n  ",
     "data:,a-\n",
+    "\\xe4",
 ];
 
 fn long_run_strategy() -> impl Strategy<Value = String> {
@@ -92,6 +93,9 @@ const PIECES: &[&str] = &[
     "]",
     "'",
     "news:a.b",
+    "\\xC3\\xa9",
+    "\\x8",
+    "\\",
 ];
 
 fn text_strategy() -> impl Strategy<Value = String> {

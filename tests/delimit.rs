@@ -282,6 +282,40 @@ const RULES: &[Case] = &[
     // UTS #58 Include: kept, percent-encoded when printed.
     ("pipe_encoded", "http://a.example/x|y", &["http://a.example/x%7Cy"]),
     ("ends_at_backslash", "http://a.example/x\\y", &["http://a.example/x"]),
+    // A byte of 0x80 or more escaped `\xHH`, as Apache and nginx log
+    // request fields and as C and Python strings write it: that byte,
+    // printed percent-encoded (RFC 3986 2.1, RFC 3987 3.1).
+    (
+        "log_escaped_bytes_in_path_and_query",
+        "200 \"http://a.example/caf\\xc3\\xa9.html?q=\\xE4\" \"Mozilla/5.0\"",
+        &["http://a.example/caf%C3%A9.html?q=%E4"],
+    ),
+    (
+        "log_escaped_bytes_in_host",
+        "\"http://b\\xc3\\xbcro.example/x\" -",
+        &["http://b%C3%BCro.example/x"],
+    ),
+    (
+        "log_escaped_byte_at_the_end",
+        "see http://a.example/\\xe4. Then",
+        &["http://a.example/%E4"],
+    ),
+    // Below 0x80 (a quote, a control) or not hex: the URL ends.
+    (
+        "log_escaped_quote_ends",
+        "\"http://a.example/x\\x22y\"",
+        &["http://a.example/x"],
+    ),
+    (
+        "backslash_x_not_hex_ends",
+        "http://a.example/x\\xgg",
+        &["http://a.example/x"],
+    ),
+    (
+        "backslash_x_short_ends",
+        "http://a.example/x\\x8",
+        &["http://a.example/x"],
+    ),
     ("caret_encoded", "http://a.example/x^y", &["http://a.example/x%5Ey"]),
     (
         "braces_paired_encoded",
@@ -689,6 +723,21 @@ fn doubled_url_prefix() {
     let h = hits("<URL:URL:news:a.b> <URL:url:http://a.example/x>");
     let urls: Vec<&str> = h.iter().map(|h| h.url()).collect();
     assert_eq!(urls, ["news:a.b", "http://a.example/x"]);
+}
+
+/// A byte escape: the hit's URL percent-encodes it, its extent is the
+/// escaped text, and a hyphen break's variant is encoded too.
+#[test]
+fn byte_escapes_keep_their_extent() {
+    let text =
+        "\"GET / HTTP/1.1\" 200 \"http://a.example/\\xC3\\xA9-\n  x\" \"-\"";
+    let h = hits(text);
+    assert_eq!(h.len(), 1);
+    assert_eq!(h[0].url(), "http://a.example/%C3%A9-x");
+    assert_eq!(h[0].alternative(), Some("http://a.example/%C3%A9x"));
+    assert!(h[0].is_valid());
+    let (start, end) = (h[0].start() as usize, h[0].end() as usize);
+    assert_eq!(&text[start..end], "http://a.example/\\xC3\\xA9-\n  x");
 }
 
 #[test]

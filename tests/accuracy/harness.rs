@@ -838,6 +838,37 @@ pub const EXPECTED: &[Expected] = &[
         }),
     },
     Expected {
+        name: "byte-escape",
+        reason: "`\\xHH` standing for a byte of 0x80 or more (Apache and \
+                 nginx logs, C and Python strings) is that byte, printed \
+                 `%HH` (RFC 3987 3.1)",
+        rule: Rule::Reads(|_, url| {
+            let b = url.as_bytes();
+            let mut out = String::with_capacity(url.len());
+            let mut i = 0;
+            while i < b.len() {
+                match b.get(i..i + 4) {
+                    Some([b'\\', b'x', hi, lo])
+                        if hi.is_ascii_hexdigit()
+                            && *hi > b'7'
+                            && lo.is_ascii_hexdigit() =>
+                    {
+                        out.push('%');
+                        out.push(hi.to_ascii_uppercase() as char);
+                        out.push(lo.to_ascii_uppercase() as char);
+                        i += 4;
+                    }
+                    _ => {
+                        let c = url[i..].chars().next()?;
+                        out.push(c);
+                        i += c.len_utf8();
+                    }
+                }
+            }
+            (out != url).then_some(out)
+        }),
+    },
+    Expected {
         name: "backslash-or-backquote",
         reason: "`\\` and `` ` `` end a URL in text: RFC 3986 does not \
                  allow them, and in text they start escapes (`\\n`, \
