@@ -492,7 +492,8 @@ fn key(text: Cow<'_, str>) -> Cow<'_, str> {
     }
 }
 
-/// The host a URL names, lower case in its URI form; for `mailto:` the
+/// The host a URL names, lower case in its URI form, the hex digits of
+/// its percent-escapes upper case (RFC 3986 6.2.2.1); for `mailto:` the
 /// domain of the first address.
 fn host_of(text: &str) -> Option<String> {
     let text = uri_form(text);
@@ -508,7 +509,22 @@ fn host_of(text: &str) -> Option<String> {
         }
         _ => return None,
     };
-    Some(host.to_ascii_lowercase())
+    let mut escape = 0;
+    let host = host
+        .chars()
+        .map(|c| match c {
+            '%' => {
+                escape = 2;
+                c
+            }
+            _ if escape > 0 => {
+                escape -= 1;
+                c.to_ascii_uppercase()
+            }
+            _ => c.to_ascii_lowercase(),
+        })
+        .collect();
+    Some(host)
 }
 
 #[cfg(test)]
@@ -592,6 +608,10 @@ mod tests {
         assert_eq!(
             host_of("http://例え.jp/").as_deref(),
             Some("xn--r8jz45g.jp")
+        );
+        assert_eq!(
+            host_of("http://B%c3%bcRO.example/").as_deref(),
+            Some("b%C3%BCro.example")
         );
         assert_eq!(host_of("news:comp.lang.c"), None);
         assert_eq!(host_of("file:///etc/passwd"), None);
