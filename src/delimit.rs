@@ -58,6 +58,7 @@ use crate::hit::{Candidate, Context};
 use crate::lex::{
     char_at, char_before, is_sub_delim, is_unicode_stop, is_unreserved,
 };
+use crate::sieve::ByteTables;
 
 /// Bytes before a trigger that delimiting may read.
 pub(crate) const LOOKBACK: usize = 256;
@@ -333,9 +334,10 @@ static PLAIN: [bool; 256] = {
 
 /// The end of the run of [`PLAIN`] bytes at `hay[i..limit]`. URLs are
 /// long runs of them: eight bytes are tested at a time with one branch,
-/// and past 16, 64 at a time where the CPU has AVX-512 (a short run, as
-/// between brackets or line breaks, would pay more for the vector
-/// step's latency than it saves).
+/// and past 16, 64 at a time where the CPU has AVX-512 or AVX2 (with
+/// AVX2 alone, while 32 or more remain; a short run, as between brackets
+/// or line breaks, would pay more for the vector step's latency than it
+/// saves).
 #[inline]
 pub(crate) fn plain_run(hay: &[u8], i: usize, limit: usize) -> usize {
     let short = limit.min(i.saturating_add(16));
@@ -349,7 +351,7 @@ pub(crate) fn plain_run(hay: &[u8], i: usize, limit: usize) -> usize {
 #[inline(never)]
 fn long_plain_run(hay: &[u8], mut i: usize, limit: usize) -> usize {
     while let Some(w) = hay.get(i..limit) {
-        let Some(run) = crate::sieve::ascii_run(w, &PLAIN_ASCII) else {
+        let Some(run) = crate::sieve::ascii_run(w, &PLAIN_SET) else {
             break;
         };
         i += run;
@@ -376,7 +378,7 @@ fn table_run(hay: &[u8], mut i: usize, limit: usize) -> usize {
 }
 
 /// [`PLAIN`] for [`crate::sieve::ascii_run`].
-static PLAIN_ASCII: [u8; 128] = {
+static PLAIN_SET: ByteTables<1> = ByteTables::set({
     let mut t = [0u8; 128];
     let mut i = 0;
     while i < 128 {
@@ -384,7 +386,7 @@ static PLAIN_ASCII: [u8; 128] = {
         i += 1;
     }
     t
-};
+});
 
 static URI_ASCII: [bool; 256] = {
     let mut t = [false; 256];

@@ -18,7 +18,9 @@
 //! The same AVX-512 table lookup classifies the bytes of a URL of up to
 //! 64 bytes for the validation fast path ([`byte_classes`]: one masked
 //! load, two byte permutes, a mask per class), and measures the runs of
-//! URL bytes that delimiting walks ([`ascii_run`]); a masked load tells
+//! URL bytes that delimiting walks ([`ascii_run`]); with AVX2 alone both
+//! look each class up by two 16-entry shuffles, one by low and one by
+//! high nibble ([`ByteTables`]), 32 bytes at a time. A masked load tells
 //! an ASCII candidate's text ([`ascii_str`]) and finds a byte a few
 //! dozen bytes ahead, as the HTML scanner looks for `<`, `>` and quotes
 //! ([`find_byte`]), reads the positions of a byte 64 bytes at a time
@@ -488,42 +490,104 @@ impl Sieve {
     }
 }
 
+/// Tables of ASCII bytes for [`byte_classes`] and [`ascii_run`]: the
+/// 128-entry table the AVX-512 permutes look up, and the same sets as
+/// nibble tables for AVX2's 16-entry shuffles ([`nibbles`]).
+pub(crate) struct ByteTables<const N: usize> {
+    table: [[u8; 128]; 2],
+    nibbles: [[u8; 16]; N],
+}
+
+impl ByteTables<16> {
+    /// 16 classes: class `j` the bytes `b` with bit `j % 8` of
+    /// `table[j / 8][b]` set.
+    pub(crate) const fn new(table: [[u8; 128]; 2]) -> ByteTables<16> {
+        let mut nibbles = [[0u8; 16]; 16];
+        let mut j = 0;
+        while j < 16 {
+            nibbles[j] = nibble_table(&table[j / 8], 1 << (j % 8));
+            j += 1;
+        }
+        ByteTables { table, nibbles }
+    }
+}
+
+impl ByteTables<1> {
+    /// One set: the bytes `b` with `table[b]` not zero.
+    pub(crate) const fn set(table: [u8; 128]) -> ByteTables<1> {
+        ByteTables {
+            table: [table, [0; 128]],
+            nibbles: [nibble_table(&table, 0xFF)],
+        }
+    }
+}
+
+/// The set of the ASCII bytes `b` with `table[b] & bits` not zero as a
+/// table by low nibble: bit `h` of entry `l` set when the byte `16 * h +
+/// l` is in the set. A byte is in the set when that entry and the bit
+/// of its high nibble (none for 8 to 15, the bytes of 0x80 or more)
+/// share a bit: two shuffles of 16 entries, for any set of ASCII bytes.
+const fn nibble_table(table: &[u8; 128], bits: u8) -> [u8; 16] {
+    let mut n = [0u8; 16];
+    let mut b = 0;
+    while b < 128 {
+        if table[b] & bits != 0 {
+            n[b & 15] |= 1 << (b >> 4);
+        }
+        b += 1;
+    }
+    n
+}
+
 /// The classes of up to 64 bytes at once, for the validation fast path
 /// (`validate::fast`): for each class `j` of 16, the positions of the
-/// bytes `b` of `bytes` with bit `j % 8` set in `tables[j / 8][b]`, as
+/// bytes of `bytes` in class `j` of `tables` ([`ByteTables::new`]), as
 /// a bit mask (bit `k` for `bytes[k]`); and the positions of the bytes
 /// of 0x80 or more (in no class). `None` for more than 64 bytes or
-/// where the CPU lacks the AVX-512 instructions of the wide loop.
+/// where the CPU lacks AVX2.
 pub(crate) fn byte_classes(
     bytes: &[u8],
-    tables: &[[u8; 128]; 2],
+    tables: &ByteTables<16>,
 ) -> Option<([u64; 16], u64)> {
     #[cfg(target_arch = "x86_64")]
     {
         if bytes.len() <= 64 && wide() {
             // SAFETY: `wide()` says the CPU has AVX-512F, AVX-512BW and
             // AVX-512VBMI.
-            return Some(unsafe { classes_avx512(bytes, tables) });
+            return Some(unsafe { classes_avx512(bytes, &tables.table) });
+        }
+        if bytes.len() <= 64 && has_avx2() {
+            // SAFETY: `has_avx2()` says the CPU has AVX2.
+            return Some(unsafe { classes_avx2(bytes, &tables.nibbles) });
         }
     }
     let _ = (bytes, tables);
     None
 }
 
-/// How many of the first bytes of `bytes` (at most 64 looked at) are
-/// ASCII bytes `b` with `table[b]` not zero; `None` where the CPU lacks
-/// the AVX-512 instructions of the wide loop.
-pub(crate) fn ascii_run(bytes: &[u8], table: &[u8; 128]) -> Option<usize> {
+/// How many of the first bytes of `bytes` (at most 64 looked at) are in
+/// the set of `set` ([`ByteTables::new`]); `None` where the CPU lacks
+/// AVX2, or has no AVX-512 and `bytes` holds fewer than 32 (a byte loop
+/// costs less then).
+pub(crate) fn ascii_run(bytes: &[u8], set: &ByteTables<1>) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     {
+        let n = bytes.len().min(64);
         if wide() {
-            let n = bytes.len().min(64);
             // SAFETY: `wide()` says the CPU has AVX-512F, AVX-512BW and
             // AVX-512VBMI.
-            return Some(unsafe { ascii_run_avx512(&bytes[..n], table) });
+            return Some(unsafe {
+                ascii_run_avx512(&bytes[..n], &set.table[0])
+            });
+        }
+        if n >= 32 && has_avx2() {
+            // SAFETY: `has_avx2()` says the CPU has AVX2.
+            return Some(unsafe {
+                ascii_run_avx2(&bytes[..n], &set.nibbles[0])
+            });
         }
     }
-    let _ = (bytes, table);
+    let _ = (bytes, set);
     None
 }
 
@@ -850,6 +914,121 @@ fn classes_avx512(bytes: &[u8], tables: &[[u8; 128]; 2]) -> ([u64; 16], u64) {
     (out, _mm512_movepi8_mask(v) & valid)
 }
 
+/// Whether the CPU has AVX2 (checked once).
+#[cfg(target_arch = "x86_64")]
+fn has_avx2() -> bool {
+    static AVX2: OnceLock<bool> = OnceLock::new();
+    *AVX2.get_or_init(avx2)
+}
+
+/// Up to 64 bytes as 32-byte vectors: the first 32, and for more than
+/// 32 the last 32 (overlapping the first), whose bit `k` stands for
+/// byte `k` plus the shift given with it. Fewer than 32 bytes are
+/// copied into a zeroed vector (AVX2 has no masked byte load).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn load_halves(
+    bytes: &[u8],
+) -> (std::arch::x86_64::__m256i, Option<(std::arch::x86_64::__m256i, u32)>) {
+    use std::arch::x86_64::*;
+    let n = bytes.len();
+    debug_assert!(n <= 64);
+    if n < 32 {
+        let mut buf = [0u8; 32];
+        buf[..n].copy_from_slice(bytes);
+        // SAFETY: a 32-byte load of a 32-byte array.
+        return (unsafe { _mm256_loadu_si256(buf.as_ptr().cast()) }, None);
+    }
+    // SAFETY: 32-byte loads at 0 and at `n - 32` of `n` bytes, `n >= 32`.
+    unsafe {
+        let first = _mm256_loadu_si256(bytes.as_ptr().cast());
+        let last = (n > 32).then(|| {
+            let v = _mm256_loadu_si256(bytes.as_ptr().add(n - 32).cast());
+            (v, (n - 32) as u32)
+        });
+        (first, last)
+    }
+}
+
+/// A vector's low nibbles, and the bit of each byte's high nibble for
+/// [`nibble_table`] lookups (none for a byte of 0x80 or more).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn nibble_parts(
+    v: std::arch::x86_64::__m256i,
+) -> (std::arch::x86_64::__m256i, std::arch::x86_64::__m256i) {
+    use std::arch::x86_64::*;
+    let low = _mm256_set1_epi8(0x0F);
+    let lo = _mm256_and_si256(v, low);
+    let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(v), low);
+    #[rustfmt::skip]
+    let bits = _mm256_setr_epi8(
+        1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
+        1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
+    );
+    (lo, _mm256_shuffle_epi8(bits, hi))
+}
+
+/// The positions of the bytes in the set of `nibbles` ([`nibble_table`])
+/// of the vector whose [`nibble_parts`] are `lo` and `hi_bits`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn in_set(
+    lo: std::arch::x86_64::__m256i,
+    hi_bits: std::arch::x86_64::__m256i,
+    nibbles: &[u8; 16],
+) -> u32 {
+    use std::arch::x86_64::*;
+    // SAFETY: a 16-byte load of a 16-byte array.
+    let t = unsafe { _mm_loadu_si128(nibbles.as_ptr().cast()) };
+    let t = _mm256_broadcastsi128_si256(t);
+    let shared = _mm256_and_si256(_mm256_shuffle_epi8(t, lo), hi_bits);
+    let none = _mm256_cmpeq_epi8(shared, _mm256_setzero_si256());
+    !(_mm256_movemask_epi8(none) as u32)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn ascii_run_avx2(bytes: &[u8], nibbles: &[u8; 16]) -> usize {
+    let n = bytes.len();
+    let (first, last) = load_halves(bytes);
+    let (lo, hi) = nibble_parts(first);
+    let head = in_set(lo, hi, nibbles);
+    if head != u32::MAX {
+        return (head.trailing_ones() as usize).min(n);
+    }
+    let Some((v, shift)) = last else { return n.min(32) };
+    let (lo, hi) = nibble_parts(v);
+    let inside = u64::from(head) | u64::from(in_set(lo, hi, nibbles)) << shift;
+    (inside.trailing_ones() as usize).min(n)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn classes_avx2(bytes: &[u8], nibbles: &[[u8; 16]; 16]) -> ([u64; 16], u64) {
+    use std::arch::x86_64::*;
+    let n = bytes.len();
+    let valid = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let (first, last) = load_halves(bytes);
+    let mut out = [0u64; 16];
+    let (lo, hi) = nibble_parts(first);
+    for (m, nib) in out.iter_mut().zip(nibbles) {
+        *m = u64::from(in_set(lo, hi, nib));
+    }
+    let mut high = u64::from(_mm256_movemask_epi8(first) as u32);
+    if let Some((v, shift)) = last {
+        let (lo, hi) = nibble_parts(v);
+        for (m, nib) in out.iter_mut().zip(nibbles) {
+            *m |= u64::from(in_set(lo, hi, nib)) << shift;
+        }
+        high |= u64::from(_mm256_movemask_epi8(v) as u32) << shift;
+    }
+    for m in &mut out {
+        *m &= valid;
+    }
+    (out, high & valid)
+}
+
 /// The index of a pair of lower-case letters in [`Sieve::pairs`].
 fn pair_index(second: u8, last: u8) -> usize {
     usize::from(second - b'a') * 26 + usize::from(last - b'a')
@@ -879,6 +1058,77 @@ mod tests {
                     .iter()
                     .rposition(|&b| b < 128 && table[usize::from(b)] != 0);
                 assert_eq!(rfind_in(&hay, &table), want, "{hay:?}");
+            }
+        }
+    }
+
+    /// The AVX2 lookups (whatever `byte_classes` and `ascii_run` pick on
+    /// this CPU) against the tables, at every length to 64: random
+    /// tables, bytes of every value.
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn avx2_lookups_agree_with_the_tables() {
+        if !avx2() {
+            return;
+        }
+        let mut next = crate::testing::xorshift(0x00a5_c20b_177a_b1e5);
+        for round in 0..40 {
+            let mut t = [[0u8; 128]; 2];
+            for b in t.iter_mut().flatten() {
+                *b = next() as u8 & next() as u8;
+            }
+            // A dense set and a sparse one.
+            let mut set = [0u8; 128];
+            for b in &mut set {
+                *b = u8::from(next() % 8 < if round % 2 == 0 { 7 } else { 1 });
+            }
+            let classes = ByteTables::new(t);
+            let single = ByteTables::set(set);
+            for len in 0..=64usize {
+                let bytes: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+                let in_class = |j: usize, b: u8| {
+                    b < 128 && t[j / 8][usize::from(b)] & (1 << (j % 8)) != 0
+                };
+                // SAFETY: `avx2()` says the CPU has AVX2.
+                let (got, high) =
+                    unsafe { classes_avx2(&bytes, &classes.nibbles) };
+                for (j, &mask) in got.iter().enumerate() {
+                    let want = (0..len)
+                        .filter(|&k| in_class(j, bytes[k]))
+                        .fold(0u64, |m, k| m | 1 << k);
+                    assert_eq!(mask, want, "class {j} of {bytes:?}");
+                }
+                let want = (0..len)
+                    .filter(|&k| bytes[k] >= 128)
+                    .fold(0u64, |m, k| m | 1 << k);
+                assert_eq!(high, want, "{bytes:?}");
+                // Runs: mostly members, so that runs reach the far half.
+                let members: Vec<u8> =
+                    (0..128u8).filter(|&c| set[usize::from(c)] != 0).collect();
+                let run_bytes: Vec<u8> = bytes
+                    .iter()
+                    .map(|&b| match members.len() {
+                        0 => b,
+                        m if !next().is_multiple_of(16) => {
+                            members[next() as usize % m]
+                        }
+                        _ => b,
+                    })
+                    .collect();
+                let want = run_bytes
+                    .iter()
+                    .take_while(|&&b| b < 128 && set[usize::from(b)] != 0)
+                    .count();
+                if len >= 32 {
+                    // SAFETY: `avx2()` says the CPU has AVX2.
+                    let got = unsafe {
+                        ascii_run_avx2(&run_bytes, &single.nibbles[0])
+                    };
+                    assert_eq!(got, want, "{run_bytes:?}");
+                }
+                if let Some(got) = ascii_run(&run_bytes, &single) {
+                    assert_eq!(got, want, "{run_bytes:?}");
+                }
             }
         }
     }

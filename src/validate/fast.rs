@@ -3,6 +3,7 @@
 
 use super::chars::{CLASS, CLASS_BASE, class_bit, is_hex};
 use crate::scheme::scheme_requires_host;
+use crate::sieve::ByteTables;
 
 /// Whether the `.` at `b[i]` (in the path, which starts at `start`) is a
 /// whole `.` or `..` segment (RFC 3986 3.3, 5.2.4). Out of line: most
@@ -70,7 +71,7 @@ pub(crate) fn quick_check(s: &str) -> Option<Quick> {
 }
 
 /// [`quick_check`] a byte at a time: for URLs longer than 64 bytes, and
-/// CPUs without AVX-512; the reference the masks must agree with.
+/// CPUs without AVX2; the reference the masks must agree with.
 fn quick_check_scalar(s: &str) -> Option<Quick> {
     let b = s.as_bytes();
     // RFC 3986 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
@@ -193,7 +194,7 @@ const PERCENT: usize = 10;
 const DOT: usize = 11;
 const DASH: usize = 12;
 
-static TABLES: [[u8; 128]; 2] = {
+static TABLES: ByteTables<16> = ByteTables::new({
     let mut t = [[0u8; 128]; 2];
     let mut i = 0;
     while i < 128 {
@@ -203,7 +204,7 @@ static TABLES: [[u8; 128]; 2] = {
         i += 1;
     }
     t
-};
+});
 
 /// The classes of an ASCII byte, bit `j` for class `j`.
 const fn classes_of(b: u8) -> u16 {
