@@ -39,9 +39,9 @@
 //!    inside the URL (Link_Bracket; this includes its wrapper's closer),
 //!    or at the end of its authority if that is not `/`, `?` or `#`.
 //!    `|`, `^`, `{`...`}` and non-ASCII Soft characters stay inside it
-//!    (printed percent-encoded where RFC 3986 requires it). Then what cannot end a URL is dropped: Soft
-//!    characters (`. , ; : ! ? ' "` and their non-ASCII kin), an opener
-//!    or a footnote marker (`[2]`) at the end, a `-` ending a host, the
+//!    (printed percent-encoded where RFC 3986 requires it). Then what
+//!    cannot end a URL is dropped: Soft characters (`. , ; : ! ? ' "`
+//!    and their non-ASCII kin), an opener or a footnote marker (`[2]`) at the end, a `-` ending a host, the
 //!    `*`, `_` or `~` closing emphasis opened before the URL; a `mailto:`
 //!    URL ends with its domain unless header fields follow.
 //! 6. In every context, a line break directly after `-` is joined with
@@ -101,7 +101,8 @@ pub(crate) fn delimit(
     }
     let after = hay.get(colon + 1..).unwrap_or_default();
     let hierarchical = after.starts_with(b"//");
-    let url_char_after = after.first().is_some_and(|&b| starts_url_text(b));
+    let url_char_after = after.first().is_some_and(|&b| starts_url_text(b))
+        || byte_escape(hay, colon + 1);
     let url_prefix = colon >= 3 && ends_with_url(&hay[colon - 3..colon]);
     // RFC 2397 3: `data:,text` (the media type left out) starts with `,`.
     let data_comma = after.first() == Some(&b',')
@@ -1568,7 +1569,8 @@ fn escape_join(hay: &[u8], i: usize, missing: usize) -> Option<usize> {
 
 /// The end of the domain name that starts at `hay[d]` (before `limit`):
 /// ASCII letters, digits, `-`, `.` and `_`, non-ASCII letters (UTS #58
-/// Include), and `%` when `escapes` (in a URI, RFC 3986 2.1).
+/// Include), and `%` and byte escapes ([`byte_escape`]) when `escapes`
+/// (in a URI, RFC 3986 2.1).
 pub(crate) fn domain_end(
     hay: &[u8],
     mut d: usize,
@@ -1582,6 +1584,8 @@ pub(crate) fn domain_end(
             || (escapes && b == b'%')
         {
             d += 1;
+        } else if escapes && byte_escape(hay, d) {
+            d += 4;
         } else if b >= 0x80 {
             match char_at(hay, d) {
                 Some((c, len)) if !is_unicode_stop(c) => d += len,
@@ -1620,7 +1624,9 @@ fn hyphen_join(hay: &[u8], i: usize, depth: usize) -> Option<usize> {
         // A list of URLs, one a line: the next line is a URL of its own.
         return None;
     }
-    if (is_uri_ascii(b) || b >= 0x80) && j - i <= MAX_BREAK {
+    if (is_uri_ascii(b) || b >= 0x80 || byte_escape(hay, j))
+        && j - i <= MAX_BREAK
+    {
         Some(j)
     } else {
         None

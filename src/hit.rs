@@ -106,8 +106,9 @@ pub(crate) struct Candidate {
     pub resume: usize,
     /// The wrapping context.
     pub context: Context,
-    /// The URL with inserted whitespace removed; `None` when it is the
-    /// raw bytes `start..end` unchanged.
+    /// The URL with inserted whitespace removed and byte escapes
+    /// (`\xHH`, [`crate::delimit`] rule 5) percent-encoded; `None` when
+    /// it is the raw bytes `start..end` unchanged.
     pub cleaned: Option<String>,
     /// For a joined line break after a `-`: the URL without that hyphen.
     pub alternative: Option<String>,

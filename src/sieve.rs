@@ -496,6 +496,7 @@ impl Sieve {
 /// Tables of ASCII bytes for [`byte_classes`] and [`ascii_run`]: the
 /// 128-entry table the AVX-512 permutes look up, and the same sets as
 /// nibble tables for AVX2's 16-entry shuffles ([`nibbles`]).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) struct ByteTables<const N: usize> {
     table: [[u8; 128]; 2],
     nibbles: [[u8; 16]; N],
@@ -569,7 +570,7 @@ pub(crate) fn byte_classes(
 }
 
 /// How many of the first bytes of `bytes` (at most 64 looked at) are in
-/// the set of `set` ([`ByteTables::new`]); `None` where the CPU lacks
+/// the set of `set` ([`ByteTables::set`]); `None` where the CPU lacks
 /// AVX2, or has no AVX-512 and `bytes` holds fewer than 32 (a byte loop
 /// costs less then).
 pub(crate) fn ascii_run(bytes: &[u8], set: &ByteTables<1>) -> Option<usize> {

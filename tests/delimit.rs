@@ -300,6 +300,21 @@ const RULES: &[Case] = &[
         "see http://a.example/\\xe4. Then",
         &["http://a.example/%E4"],
     ),
+    (
+        "log_escaped_bytes_in_mailto_domain",
+        "mailto:x@b\\xc3\\xbcro.example",
+        &["mailto:x@b%C3%BCro.example"],
+    ),
+    (
+        "log_escaped_byte_first_after_colon",
+        "mailto:\\xc3\\xa4x@example.com",
+        &["mailto:%C3%A4x@example.com"],
+    ),
+    (
+        "hyphen_break_before_log_escaped_byte",
+        "http://a.example/x-\n  \\xe4y",
+        &["http://a.example/x-%E4y"],
+    ),
     // Below 0x80 (a quote, a control) or not hex: the URL ends.
     (
         "log_escaped_quote_ends",
