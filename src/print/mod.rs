@@ -492,9 +492,11 @@ fn key(text: Cow<'_, str>) -> Cow<'_, str> {
     }
 }
 
-/// The host a URL names, lower case in its URI form, the hex digits of
-/// its percent-escapes upper case (RFC 3986 6.2.2.1); for `mailto:` the
-/// domain of the first address.
+/// The host a URL names, lower case in its URI form; for `mailto:` the
+/// domain of the first address. A host with escapes is taken in its
+/// normal form (RFC 3986 6.2.2.1-6.2.2.2: hex digits upper case, escapes
+/// of unreserved characters decoded), so that `%77%77%77.example.com`,
+/// as spam writes hosts, is `www.example.com`.
 fn host_of(text: &str) -> Option<String> {
     let text = uri_form(text);
     let uri = Uri::parse(&text);
@@ -509,6 +511,15 @@ fn host_of(text: &str) -> Option<String> {
         }
         _ => return None,
     };
+    if !host.contains('%') {
+        return Some(host.to_ascii_lowercase());
+    }
+    let url = format!("http://{host}/");
+    let normal = normalize(&url);
+    let normal_uri = Uri::parse(&normal);
+    let host = normal_uri.host().filter(|h| !h.is_empty()).unwrap_or(host);
+    // Lower case but for the hex digits of escapes (the normal form
+    // leaves the case of a host it cannot parse alone).
     let mut escape = 0;
     let host = host
         .chars()
@@ -612,6 +623,10 @@ mod tests {
         assert_eq!(
             host_of("http://B%c3%bcRO.example/").as_deref(),
             Some("b%C3%BCro.example")
+        );
+        assert_eq!(
+            host_of("http://%77%77%77.%45xample.com/").as_deref(),
+            Some("www.example.com")
         );
         assert_eq!(host_of("news:comp.lang.c"), None);
         assert_eq!(host_of("file:///etc/passwd"), None);
