@@ -25,10 +25,7 @@
 //! dozen bytes ahead, as the HTML scanner looks for `<`, `>` and quotes
 //! ([`find_byte`]), reads the positions of a byte 64 bytes at a time
 //! ([`byte_positions`]) and those a header field is checked for
-//! ([`marks`]), and finds the last byte of a set ([`rfind_in`]). With
-//! AVX2 alone, the byte searches take plain loads of 32 bytes where 32
-//! remain (two overlapping ones for up to 64), and `memchr` or a byte
-//! loop where fewer do.
+//! ([`marks`]), and finds the last byte of a set ([`rfind_in`]).
 
 #![allow(unsafe_code)]
 
@@ -666,8 +663,7 @@ pub(crate) fn ascii_str(bytes: &[u8]) -> Option<&str> {
 /// The first `c` in `bytes`, for searches that mostly end within a few
 /// dozen bytes (the next `<`, `>` or quote of HTML, the next line break
 /// of a header, the next `=` of quoted-printable): the first 64 bytes
-/// by one masked load and compare with AVX-512 (the first 32 by one
-/// load with AVX2, when there are that many), the rest by `memchr`,
+/// by one masked load and compare with AVX-512, the rest by `memchr`,
 /// whose set-up costs more than such a short search.
 pub(crate) fn find_byte(bytes: &[u8], c: u8) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
@@ -683,15 +679,6 @@ pub(crate) fn find_byte(bytes: &[u8], c: u8) -> Option<usize> {
         }
         let rest = bytes.get(64..).unwrap_or(&[]);
         return memchr::memchr(c, rest).map(|k| 64 + k);
-    }
-    #[cfg(target_arch = "x86_64")]
-    if bytes.len() >= 32 && has_avx2() {
-        // SAFETY: `has_avx2()` says the CPU has AVX2.
-        let hits = unsafe { first_32_avx2(bytes, c) };
-        if hits != 0 {
-            return Some(hits.trailing_zeros() as usize);
-        }
-        return memchr::memchr(c, &bytes[32..]).map(|k| 32 + k);
     }
     memchr::memchr(c, bytes)
 }
@@ -734,18 +721,12 @@ fn by_windows<'b>(
 }
 
 /// The marks of [`marks`] in up to 64 bytes, bit `i` for `window[i]`:
-/// one masked load and three compares with AVX-512, the same on two
-/// vectors of 32 bytes with AVX2 ([`load_halves`]).
+/// one masked load and three compares with AVX-512.
 fn window_marks(window: &[u8], a: u8, b: u8) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if byte_wide() {
         // SAFETY: `byte_wide()` says the CPU has AVX-512F and AVX-512BW.
         return unsafe { window_marks_avx512(window, a, b) };
-    }
-    #[cfg(target_arch = "x86_64")]
-    if window.len() >= 32 && has_avx2() {
-        // SAFETY: `has_avx2()` says the CPU has AVX2.
-        return unsafe { window_marks_avx2(window, a, b) };
     }
     window_marks_scalar(window, a, b)
 }
@@ -778,16 +759,13 @@ fn window_marks_scalar(window: &[u8], a: u8, b: u8) -> u64 {
 }
 
 /// The positions of `c` in `bytes`, in order: 64 bytes a step with
-/// AVX-512 or AVX2 (for bytes that come every few dozen bytes, as `<` in
-/// HTML), `memchr` otherwise.
+/// AVX-512 (for bytes that come every few dozen bytes, as `<` in HTML),
+/// `memchr` otherwise.
 pub(crate) fn byte_positions(
     bytes: &[u8],
     c: u8,
 ) -> impl Iterator<Item = usize> + '_ {
-    #[cfg(target_arch = "x86_64")]
-    let vector = byte_wide() || has_avx2();
-    #[cfg(not(target_arch = "x86_64"))]
-    let vector = false;
+    let vector = byte_wide();
     let (for_vector, for_memchr) =
         if vector { (bytes, &[][..]) } else { (&[][..], bytes) };
     let mut windows = by_windows(for_vector, move |w| window_of(w, c));
@@ -803,11 +781,6 @@ fn window_of(window: &[u8], c: u8) -> u64 {
     if byte_wide() {
         // SAFETY: `byte_wide()` says the CPU has AVX-512F and AVX-512BW.
         return unsafe { window_of_avx512(window, c) };
-    }
-    #[cfg(target_arch = "x86_64")]
-    if window.len() >= 32 && has_avx2() {
-        // SAFETY: `has_avx2()` says the CPU has AVX2.
-        return unsafe { window_of_avx2(window, c) };
     }
     window.iter().enumerate().fold(0, |m, (i, &x)| m | u64::from(x == c) << i)
 }
@@ -838,8 +811,7 @@ fn ascii_avx512(bytes: &[u8]) -> bool {
 /// The positions of the bytes of `bytes` (at most 64 looked at) that
 /// end an over-long candidate's run (`delimit::after_run`): whitespace,
 /// `<`, `>` and `"`, as a bit mask (bit `k` for `bytes[k]`); `None`
-/// where the CPU lacks AVX2 (for every call alike: a caller that got a
-/// mask may take `None` for a mask of no bytes).
+/// where the CPU lacks AVX-512F and AVX-512BW.
 pub(crate) fn run_ends(bytes: &[u8]) -> Option<u64> {
     #[cfg(target_arch = "x86_64")]
     {
@@ -848,22 +820,6 @@ pub(crate) fn run_ends(bytes: &[u8]) -> Option<u64> {
             // SAFETY: `byte_wide()` says the CPU has AVX-512F and
             // AVX-512BW.
             return Some(unsafe { run_ends_avx512(&bytes[..n]) });
-        }
-        if has_avx2() {
-            let n = bytes.len().min(64);
-            if n < 32 {
-                // Fewer bytes than a vector: a byte loop.
-                return Some(bytes.iter().enumerate().fold(
-                    0,
-                    |m, (k, &b)| {
-                        let end =
-                            matches!(b, 9..=13 | b' ' | b'<' | b'>' | b'"');
-                        m | u64::from(end) << k
-                    },
-                ));
-            }
-            // SAFETY: `has_avx2()` says the CPU has AVX2.
-            return Some(unsafe { run_ends_avx2(&bytes[..n]) });
         }
     }
     let _ = bytes;
@@ -1074,83 +1030,6 @@ fn classes_avx2(bytes: &[u8], nibbles: &[[u8; 16]; 16]) -> ([u64; 16], u64) {
     (out, high & valid)
 }
 
-/// Bit `k` set where `f` sets byte `k`'s sign bit, for 32 to 64 bytes:
-/// `f` applied to the first 32 and to the last 32 (overlapping them).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn mask_avx2(
-    bytes: &[u8],
-    f: impl Fn(std::arch::x86_64::__m256i) -> std::arch::x86_64::__m256i,
-) -> u64 {
-    use std::arch::x86_64::*;
-    let n = bytes.len();
-    assert!((32..=64).contains(&n));
-    // SAFETY: 32-byte loads at 0 and at `n - 32` of `n >= 32` bytes.
-    let (first, last) = unsafe {
-        (
-            _mm256_loadu_si256(bytes.as_ptr().cast()),
-            _mm256_loadu_si256(bytes.as_ptr().add(n - 32).cast()),
-        )
-    };
-    let head = u64::from(_mm256_movemask_epi8(f(first)) as u32);
-    head | u64::from(_mm256_movemask_epi8(f(last)) as u32) << (n - 32)
-}
-
-/// Bit `k` set where `bytes[k]` is `c`, of the first 32 bytes.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn first_32_avx2(bytes: &[u8], c: u8) -> u32 {
-    use std::arch::x86_64::*;
-    assert!(bytes.len() >= 32);
-    // SAFETY: a 32-byte load of at least 32 bytes.
-    let v = unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) };
-    _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(c as i8)))
-        as u32
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn window_of_avx2(bytes: &[u8], c: u8) -> u64 {
-    use std::arch::x86_64::*;
-    let c = _mm256_set1_epi8(c as i8);
-    // The closure has the features of the function it is written in.
-    mask_avx2(bytes, |v| _mm256_cmpeq_epi8(v, c))
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn window_marks_avx2(bytes: &[u8], a: u8, b: u8) -> u64 {
-    use std::arch::x86_64::*;
-    let (a, b) = (_mm256_set1_epi8(a as i8), _mm256_set1_epi8(b as i8));
-    mask_avx2(bytes, |v| {
-        let eq =
-            _mm256_or_si256(_mm256_cmpeq_epi8(v, a), _mm256_cmpeq_epi8(v, b));
-        // The sign bit of `v` marks the bytes of 0x80 or more.
-        _mm256_or_si256(eq, v)
-    })
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn run_ends_avx2(bytes: &[u8]) -> u64 {
-    use std::arch::x86_64::*;
-    mask_avx2(bytes, |v| {
-        let is = |b: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8));
-        // Tab, line feed, vertical tab, form feed and carriage return: 9
-        // to 13, the bytes that 13 bounds from above once 9 bounds them
-        // from below (as unsigned bytes: `max(v, 9) == v` and `min(v,
-        // 13) == v`).
-        let nine =
-            _mm256_cmpeq_epi8(_mm256_max_epu8(v, _mm256_set1_epi8(9)), v);
-        let thirteen =
-            _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8(13)), v);
-        let controls = _mm256_and_si256(nine, thirteen);
-        let quotes = _mm256_or_si256(is(b'"'), is(b' '));
-        let angles = _mm256_or_si256(is(b'<'), is(b'>'));
-        _mm256_or_si256(controls, _mm256_or_si256(quotes, angles))
-    })
-}
-
 /// The index of a pair of lower-case letters in [`Sieve::pairs`].
 fn pair_index(second: u8, last: u8) -> usize {
     usize::from(second - b'a') * 26 + usize::from(last - b'a')
@@ -1251,56 +1130,6 @@ mod tests {
                 if let Some(got) = ascii_run(&run_bytes, &single) {
                     assert_eq!(got, want, "{run_bytes:?}");
                 }
-            }
-        }
-    }
-
-    /// The AVX2 byte searches against byte loops at every length from 32
-    /// to 64, whatever this CPU picks for `find_byte`, `marks` and
-    /// `run_ends`; and `run_ends` as this CPU takes it, at every length
-    /// to 70.
-    #[test]
-    #[cfg(target_arch = "x86_64")]
-    fn avx2_searches_agree_with_byte_loops() {
-        if !avx2() {
-            return;
-        }
-        let alphabet = [
-            b'a', b':', b'=', b'<', b'>', b'"', b' ', 0, 8, 9, 13, 14, 0x80,
-            0xFF,
-        ];
-        let mut next = crate::testing::xorshift(0x0a5e_a4c4_e5b1_7e00);
-        for len in 0..=70usize {
-            for _ in 0..200 {
-                let b: Vec<u8> = (0..len)
-                    .map(|_| alphabet[next() as usize % alphabet.len()])
-                    .collect();
-                let mask = |f: &dyn Fn(u8) -> bool| {
-                    (0..len.min(64))
-                        .filter(|&k| f(b[k]))
-                        .fold(0u64, |m, k| m | 1 << k)
-                };
-                let ends_run =
-                    |c| matches!(c, 9..=13 | b' ' | b'<' | b'>' | b'"');
-                assert_eq!(run_ends(&b), Some(mask(&ends_run)), "{b:?}");
-                if !(32..=64).contains(&len) {
-                    continue;
-                }
-                // SAFETY: `avx2()` says the CPU has AVX2.
-                let (of, marks, ends) = unsafe {
-                    (
-                        window_of_avx2(&b, b'<'),
-                        window_marks_avx2(&b, b':', b'='),
-                        run_ends_avx2(&b),
-                    )
-                };
-                assert_eq!(of, mask(&|c| c == b'<'), "{b:?}");
-                // SAFETY: `avx2()` says the CPU has AVX2.
-                let first = unsafe { first_32_avx2(&b, b'<') };
-                assert_eq!(u64::from(first), of & u64::from(u32::MAX));
-                let want = mask(&|c| c == b':' || c == b'=' || c >= 0x80);
-                assert_eq!(marks, want, "{b:?}");
-                assert_eq!(ends, mask(&ends_run), "{b:?}");
             }
         }
     }
