@@ -492,7 +492,7 @@ impl Sieve {
 
 /// Tables of ASCII bytes for [`byte_classes`] and [`ascii_run`]: the
 /// 128-entry table the AVX-512 permutes look up, and the same sets as
-/// nibble tables for AVX2's 16-entry shuffles ([`nibbles`]).
+/// nibble tables for AVX2's 16-entry shuffles ([`nibble_table`]).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) struct ByteTables<const N: usize> {
     table: [[u8; 128]; 2],
@@ -568,8 +568,8 @@ pub(crate) fn byte_classes(
 
 /// How many of the first bytes of `bytes` (at most 64 looked at) are in
 /// the set of `set` ([`ByteTables::set`]); `None` where the CPU lacks
-/// AVX2, or has no AVX-512 and `bytes` holds fewer than 32 (a byte loop
-/// costs less then).
+/// AVX2, or has no AVX-512 and `bytes` holds fewer than 32 (where a byte
+/// loop costs less).
 pub(crate) fn ascii_run(bytes: &[u8], set: &ByteTables<1>) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     {

@@ -88,7 +88,8 @@ pub(super) fn check_iri_chars(
 
 /// Byte classes for [`check_chars`]: bit 0 for unreserved and
 /// sub-delims (RFC 3986 2.2, 2.3) but `.`, one bit for each of
-/// `: @ / ? .` (`.` has its own for [`quick_check`]'s dot segments).
+/// `: @ / ? .` (`.` has its own for the dot segments of
+/// [`quick_check`](super::fast::quick_check)).
 pub(super) const CLASS_BASE: u8 = 1;
 /// The class of `.`, an unreserved character.
 pub(super) const DOT: u8 = 32;

@@ -1347,8 +1347,8 @@ fn is_token(b: &[u8]) -> bool {
         })
 }
 
-/// RFC 2397 section 3: dataurl := "data:" [ mediatype ] [ ";base64" ]
-/// "," data.
+/// RFC 2397 section 3: `dataurl := "data:" [ mediatype ] [ ";base64" ]
+/// "," data`.
 fn data(uri: &Uri, out: &mut Vec<Finding>) {
     let rest = after_scheme(uri);
     let Some((meta, payload)) = rest.split_once(',') else {
