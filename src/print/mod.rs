@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use serde_json::json;
 
 use crate::hit::Hit;
-use crate::normalize::{iri, normalize};
+use crate::normalize::{iri, normalize, normalize_parsed};
 use crate::pipeline::{InputInfo, Sink};
 use crate::validate::Uri;
 
@@ -514,28 +514,15 @@ fn host_of(text: &str) -> Option<String> {
     if !host.contains('%') {
         return Some(host.to_ascii_lowercase());
     }
+    // The host alone as an authority: its normal form, or (not a valid
+    // host) lower case as it is.
     let url = format!("http://{host}/");
-    let normal = normalize(&url);
-    let normal_uri = Uri::parse(&normal);
-    let host = normal_uri.host().filter(|h| !h.is_empty()).unwrap_or(host);
-    // Lower case but for the hex digits of escapes (the normal form
-    // leaves the case of a host it cannot parse alone).
-    let mut escape = 0;
-    let host = host
-        .chars()
-        .map(|c| match c {
-            '%' => {
-                escape = 2;
-                c
-            }
-            _ if escape > 0 => {
-                escape -= 1;
-                c.to_ascii_uppercase()
-            }
-            _ => c.to_ascii_lowercase(),
-        })
-        .collect();
-    Some(host)
+    let alone = Uri::parse(&url);
+    if !alone.is_valid() {
+        return Some(host.to_ascii_lowercase());
+    }
+    let normal = normalize_parsed(&alone);
+    Uri::parse(&normal).host().map(str::to_string)
 }
 
 #[cfg(test)]
