@@ -44,7 +44,9 @@ pub(crate) struct Sieve {
     /// By low nibble: bit 0 (bit 1) when `0x6N` (`0x7N`) is a last
     /// letter, bit 2 (bit 3) when it is a second-to-last letter.
     low: [u8; 16],
-    /// By high nibble: bits 0 and 2 for 6, bits 1 and 3 for 7.
+    /// By high nibble: bits 0 and 2 for 6 and 4, bits 1 and 3 for 7 and
+    /// 5 (upper case: `0x4N` and `0x5N` are letters where `0x6N` and
+    /// `0x7N` are, and no byte the case bit turns into a letter is one).
     high: [u8; 16],
     /// The last two letters of each scheme, lower case, as a bit set
     /// indexed by `(second - b'a') * 26 + (last - b'a')`.
@@ -126,6 +128,7 @@ impl Sieve {
                 let bit = 1u8 << (shift + (c >> 4) - 6);
                 s.low[usize::from(c & 15)] |= bit;
                 s.high[usize::from(c >> 4)] |= bit;
+                s.high[usize::from((c >> 4) - 2)] |= bit;
             }
             let i = pair_index(second, last);
             s.pairs[i / 64] |= 1 << (i % 64);
@@ -197,10 +200,10 @@ impl Sieve {
         if from >= to {
             return None;
         }
-        // The AVX2 loop reads 32 bytes before a position and 33 from it,
+        // The AVX2 loop reads 32 bytes before a position and 65 from it,
         // the AVX-512 loop 2 before and 65 from it: the edges go through
         // the exact test colon by colon.
-        let (before, width) = if self.wide { (2, 64) } else { (32, 32) };
+        let (before, width) = if self.wide { (2, 64) } else { (32, 64) };
         let vec_from = from.max(before);
         let vec_to =
             if hay.len() > width { to.min(hay.len() - width) } else { 0 };
@@ -275,8 +278,8 @@ impl Sieve {
         }
     }
 
-    /// The vector loop over whole steps (64 bytes, 32 with AVX2) from
-    /// `from` (at least 2, 32 with AVX2) while a step starts before `to`
+    /// The vector loop over whole steps of 64 bytes from `from` (at
+    /// least 2, 32 with AVX2) while a step starts before `to`
     /// (at most `hay.len()` less a step, and at most [`WINDOW`] steps).
     /// Returns where it stopped (`from` where there is no such loop),
     /// `n`: the steps with candidates are the first `n` of `steps`, each
@@ -308,11 +311,11 @@ impl Sieve {
         }
     }
 
-    /// [`Sieve::vector`] with AVX2: for each 32 positions, the colons
-    /// (`c`) followed by `/` (`n1`), or whose two bytes before,
-    /// lower-cased, are a second-to-last and a last letter (by nibble
-    /// lookup; each byte's class is computed once, and shifted by one
-    /// and two bytes for the positions after it), each candidate then
+    /// [`Sieve::vector`] with AVX2: for each 64 positions, as two halves
+    /// of 32, the colons (`c`) followed by `/` (`n1`), or whose two bytes
+    /// before, lower-cased, are a second-to-last and a last letter (by
+    /// nibble lookup; each byte's class is computed once, and shifted by
+    /// one and two bytes for the positions after it), each candidate then
     /// checked by [`Sieve::keeps`] (the letters are tested one by one,
     /// not as a pair).
     #[cfg(target_arch = "x86_64")]
@@ -325,8 +328,8 @@ impl Sieve {
         steps: &mut [(usize, u64); WINDOW],
     ) -> (usize, usize, bool) {
         use std::arch::x86_64::*;
-        debug_assert!(from >= 32 && to + 32 <= hay.len());
-        debug_assert!(to - from <= WINDOW * 32);
+        debug_assert!(from >= 32 && to + 64 <= hay.len());
+        debug_assert!(to - from <= WINDOW * 64);
         // SAFETY: 16-byte loads from 16-byte arrays.
         let (low, high) = unsafe {
             (
@@ -338,75 +341,92 @@ impl Sieve {
         let high = _mm256_broadcastsi128_si256(high);
         let colon = _mm256_set1_epi8(b':' as i8);
         let slash = _mm256_set1_epi8(b'/' as i8);
-        let case = _mm256_set1_epi8(0x20);
         let nibble = _mm256_set1_epi8(0x0f);
         let last = _mm256_set1_epi8(0x03);
         let second = _mm256_set1_epi8(0x0c);
         let zero = _mm256_setzero_si256();
         // Bits 0 and 1 (2 and 3) of a class: a last (second-to-last)
-        // letter with high nibble 6 or 7.
+        // letter with high nibble 6 or 7 (4 or 5 in upper case). The
+        // shuffle by the low nibble needs no mask: it reads the low four
+        // bits, and gives 0 for a byte of 0x80 or more, as the high
+        // table does.
         let classes = |v: __m256i| {
-            let v = _mm256_or_si256(v, case);
-            let lo = _mm256_and_si256(v, nibble);
             let hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble);
             _mm256_and_si256(
-                _mm256_shuffle_epi8(low, lo),
+                _mm256_shuffle_epi8(low, v),
                 _mm256_shuffle_epi8(high, hi),
             )
         };
+        // The candidates among 32 positions whose bytes are `c`, the
+        // bytes after them `n1`, their classes `here` and the classes of
+        // the 32 bytes before them `before`.
+        let half =
+            |c: __m256i, n1: __m256i, here: __m256i, before: __m256i| {
+                // The classes of the bytes 1 and 2 before each position: this
+                // half's shifted, the previous half's last bytes shifted in.
+                let across = _mm256_permute2x128_si256(before, here, 0x21);
+                let p1 = _mm256_alignr_epi8(here, across, 15);
+                let p2 = _mm256_alignr_epi8(here, across, 14);
+                let colons = _mm256_cmpeq_epi8(c, colon);
+                let slashed =
+                    _mm256_and_si256(colons, _mm256_cmpeq_epi8(n1, slash));
+                // Non-zero where both letters are (the smaller of the two).
+                let both = _mm256_min_epu8(
+                    _mm256_and_si256(p1, last),
+                    _mm256_and_si256(p2, second),
+                );
+                let lettered =
+                    _mm256_andnot_si256(_mm256_cmpeq_epi8(both, zero), colons);
+                _mm256_movemask_epi8(_mm256_or_si256(slashed, lettered)) as u32
+            };
         let p = hay.as_ptr();
         let (mut i, mut n) = (from, 0);
         // SAFETY: 32 <= i, so the 32 bytes before i are within `hay`.
         let mut before =
             classes(unsafe { _mm256_loadu_si256(p.add(i - 32).cast()) });
         while i < to {
-            // SAFETY: i < to <= hay.len() - 32, so the loads at i and
-            // i + 1 read 32 bytes within `hay`.
-            let (c, n1) = unsafe {
+            // SAFETY: i < to <= hay.len() - 64, so the loads at i, i + 1,
+            // i + 32 and i + 33 read 32 bytes within `hay`.
+            let (c, n1, c2, n2) = unsafe {
                 (
                     _mm256_loadu_si256(p.add(i).cast()),
                     _mm256_loadu_si256(p.add(i + 1).cast()),
+                    _mm256_loadu_si256(p.add(i + 32).cast()),
+                    _mm256_loadu_si256(p.add(i + 33).cast()),
                 )
             };
             if NUL {
-                let mut zeros =
-                    _mm256_movemask_epi8(_mm256_cmpeq_epi8(c, zero)) as u32;
-                if to - i < 32 {
-                    zeros &= (1u32 << (to - i)) - 1;
-                }
-                if zeros != 0 {
-                    return (i, n, true);
+                let z = _mm256_min_epu8(c, c2);
+                if _mm256_movemask_epi8(_mm256_cmpeq_epi8(z, zero)) != 0 {
+                    let mut zeros = u64::from(_mm256_movemask_epi8(
+                        _mm256_cmpeq_epi8(c, zero),
+                    ) as u32)
+                        | u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+                            c2, zero,
+                        )) as u32)
+                            << 32;
+                    if to - i < 64 {
+                        zeros &= (1u64 << (to - i)) - 1;
+                    }
+                    if zeros != 0 {
+                        return (i, n, true);
+                    }
                 }
             }
             let here = classes(c);
-            // The classes of the bytes 1 and 2 before each position: this
-            // step's shifted, the previous step's last bytes shifted in.
-            let across = _mm256_permute2x128_si256(before, here, 0x21);
-            let p1 = _mm256_alignr_epi8(here, across, 15);
-            let p2 = _mm256_alignr_epi8(here, across, 14);
-            before = here;
-            let colons = _mm256_cmpeq_epi8(c, colon);
-            let slashed =
-                _mm256_and_si256(colons, _mm256_cmpeq_epi8(n1, slash));
-            // Non-zero where both letters are (the smaller of the two).
-            let both = _mm256_min_epu8(
-                _mm256_and_si256(p1, last),
-                _mm256_and_si256(p2, second),
-            );
-            let lettered =
-                _mm256_andnot_si256(_mm256_cmpeq_epi8(both, zero), colons);
-            let mut mask =
-                _mm256_movemask_epi8(_mm256_or_si256(slashed, lettered))
-                    as u32;
+            let here2 = classes(c2);
+            let mut mask = u64::from(half(c, n1, here, before))
+                | u64::from(half(c2, n2, here2, here)) << 32;
+            before = here2;
             // The last step may reach past `to`: those positions are the
             // scalar tail's.
-            if to - i < 32 {
-                mask &= (1u32 << (to - i)) - 1;
+            if to - i < 64 {
+                mask &= (1u64 << (to - i)) - 1;
             }
             // Written whatever it is, kept if not zero: no branch.
-            steps[n] = (i, u64::from(mask));
+            steps[n] = (i, mask);
             n += usize::from(mask != 0);
-            i += 32;
+            i += 64;
         }
         (i.min(to), n, false)
     }
