@@ -35,7 +35,11 @@
 //!    `//www.a.com` and `http://www.a.com` (a full URL, which urlx
 //!    already reports) give nothing, nor does `joe@www.a.com` (an
 //!    address) or `\\www.a.com\share` (a UNC path). `URL:` before it is
-//!    the Appendix E prefix, not a scheme: `<URL:www.a.com>` is found.
+//!    the Appendix E prefix, not a scheme: `<URL:www.a.com>` is found,
+//!    and so is `"\nwww.a.com"`: a backslash escape of a JSON, C or
+//!    Python string (`\n`, `\t`, `\xHH`, `\u003c`, ...) is not text
+//!    glued to the name. The same holds for an address or a domain name
+//!    after such an escape.
 //! 3. It is delimited like a URL in bare text by urlx (Appendix E of both
 //!    drafts; urlx `delimit` rule 5): it ends at whitespace, a byte that
 //!    cannot be in a URI, or non-ASCII punctuation; trailing `.,;:!?'`
@@ -207,7 +211,8 @@
 use crate::data::psl::has_public_suffix;
 use crate::data::uts58::{LinkTerm, link_bracket, link_email, link_term};
 use crate::delimit::{
-    Brackets, Open, Step, plain_run, trim_trailing, uuencoded_line,
+    Brackets, Open, Step, escape_before, escape_ends_at, plain_run,
+    trim_trailing, uuencoded_line,
 };
 use crate::lex::{char_at, char_before, is_unicode_stop};
 
@@ -506,6 +511,9 @@ fn word_start(hay: &[u8], s: usize) -> bool {
     let Some(&prev) = s.checked_sub(1).and_then(|p| hay.get(p)) else {
         return true;
     };
+    if escape_ends_at(hay, s) {
+        return true;
+    }
     match prev {
         b':' => label_before(hay, s - 1, &[b"url"]),
         b'.' | b'-' | b'_' | b'/' | b'\\' | b'@' => false,
@@ -576,6 +584,9 @@ pub(crate) fn email_at(
             Some(_) => {}
         }
     }
+    // A string's escape before the address (`\tjoe@a.example`) is not
+    // part of it.
+    let run = run + escape_before(hay, run, at);
     let mut s = after_key(hay, run, at);
     s = after_cjk(hay, s, at);
     while s < at
@@ -859,6 +870,9 @@ pub(crate) fn domain_at(
     if s <= floor && floor > 0 {
         return None; // the start lies too far back to be seen
     }
+    // A string's escape before the name (`\nexample.com`) is not part
+    // of it.
+    s += escape_before(hay, s, t);
     if s > 0 {
         match char_before(hay, s) {
             None | Some('@' | '/' | '\\' | '%') => return None,
@@ -1337,6 +1351,21 @@ mod tests {
         none("\\\\www.example.com\\share");
         none("myURL:www.example.com");
         none("x:www.example.com");
+    }
+
+    /// A backslash escape of a JSON, C or Python string before the name
+    /// or the address is not part of it.
+    #[test]
+    fn after_a_string_escape() {
+        one("{\"m\":\"a\\nwww.example.com/x\"}", "http://www.example.com/x");
+        one("\"\\u003cwww.example.com\\u003e\"", "http://www.example.com");
+        one("\"\\x22ftp.example.org\"", "ftp://ftp.example.org");
+        one("\"a\\tjoe@example.com\"", "mailto:joe@example.com");
+        one("\"\\u003cjoe@example.com\\u003e\"", "mailto:joe@example.com");
+        // An escaped backslash: the letter after it is text.
+        none("x\\\\nwww.example.com");
+        marked("\"a\\n⸠example.com/x⸡\"");
+        marked("\"\\u003c⸠example.org⸡\\u003e\"");
     }
 
     #[test]

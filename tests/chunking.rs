@@ -96,6 +96,8 @@ const PIECES: &[&str] = &[
     "\\xC3\\xa9",
     "\\x8",
     "\\",
+    "\\n",
+    "\\u003c",
 ];
 
 fn text_strategy() -> impl Strategy<Value = String> {

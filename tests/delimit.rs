@@ -331,6 +331,40 @@ const RULES: &[Case] = &[
         "http://a.example/x\\x8",
         &["http://a.example/x"],
     ),
+    // A backslash escape right before a scheme (a JSON log line, a C or
+    // Python string) is not part of the scheme: `\n` is a line break,
+    // `\u003c` a `<`, `\xe4` a byte.
+    (
+        "json_newline_escape_before_scheme",
+        "{\"msg\":\"line one\\nhttp://a.example/b\\tnext\"}",
+        &["http://a.example/b"],
+    ),
+    (
+        "c_tab_escape_before_scheme",
+        "printf(\"x\\thttps://a.example/c\");",
+        &["https://a.example/c"],
+    ),
+    (
+        "return_escape_before_opaque_scheme",
+        "\"x\\rmailto:bob@a.example\"",
+        &["mailto:bob@a.example"],
+    ),
+    (
+        "unicode_escape_before_scheme",
+        "\"see \\u003cgopher://a.example/1x\\u003e\"",
+        &["gopher://a.example/1x"],
+    ),
+    (
+        "byte_escape_before_scheme",
+        "\"\\xe4abc://a.example/x\"",
+        &["abc://a.example/x"],
+    ),
+    // An escaped backslash: the letter after it is text.
+    (
+        "escaped_backslash_then_letter",
+        "\"C:\\\\nhttp://a.example/x\"",
+        &["nhttp://a.example/x"],
+    ),
     ("caret_encoded", "http://a.example/x^y", &["http://a.example/x%5Ey"]),
     (
         "braces_paired_encoded",
