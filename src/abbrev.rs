@@ -38,8 +38,11 @@
 //!    the Appendix E prefix, not a scheme: `<URL:www.a.com>` is found,
 //!    and so is `"\nwww.a.com"`: a backslash escape of a JSON, C or
 //!    Python string (`\n`, `\t`, `\xHH`, `\u003c`, ...) is not text
-//!    glued to the name. The same holds for an address or a domain name
-//!    after such an escape.
+//!    glued to the name. Before an address or a domain name only the
+//!    hexadecimal escapes (`\xHH`, `\uHHHH`) count: after a backslash a
+//!    letter more often starts a name in a Windows path
+//!    (`C:\docs\readme.md`) or a user in `DOMAIN\user`. An escape that
+//!    stands for a letter (`\u0041`) is read as a separator too.
 //! 3. It is delimited like a URL in bare text by urlx (Appendix E of both
 //!    drafts; urlx `delimit` rule 5): it ends at whitespace, a byte that
 //!    cannot be in a URI, or non-ASCII punctuation; trailing `.,;:!?'`
@@ -132,7 +135,9 @@
 //!     Link_Term Include. It is no domain when preceded by `@` (an
 //!     address's domain, rule 8, or nothing when the address is none:
 //!     `@example.com`, `.john@example.com`), by `/` or `\` (a path or
-//!     a URL's host: `src/main.rs`, `\\host.example.com\share`), by `:`
+//!     a URL's host: `src/main.rs`, `\\host.example.com\share`; but a
+//!     hexadecimal escape `\xHH` or `\uHHHH` before it is not part of
+//!     it: `\u003cexample.com` is `example.com`), by `:`
 //!     other than the `URL:` prefix, by `%` (percent-encoded text, as
 //!     in `%28example.com`), or by invalid UTF-8; nor on a line of
 //!     uuencoded data (as urlx's `delimit` rule 1). Symbols without
@@ -211,7 +216,7 @@
 use crate::data::psl::has_public_suffix;
 use crate::data::uts58::{LinkTerm, link_bracket, link_email, link_term};
 use crate::delimit::{
-    Brackets, Open, Step, escape_before, escape_ends_at, plain_run,
+    Brackets, Escapes, Open, Step, escape_before, escape_ends_at, plain_run,
     trim_trailing, uuencoded_line,
 };
 use crate::lex::{char_at, char_before, is_unicode_stop};
@@ -511,7 +516,7 @@ fn word_start(hay: &[u8], s: usize) -> bool {
     let Some(&prev) = s.checked_sub(1).and_then(|p| hay.get(p)) else {
         return true;
     };
-    if escape_ends_at(hay, s) {
+    if escape_ends_at(hay, s, Escapes::Letters) {
         return true;
     }
     match prev {
@@ -584,9 +589,9 @@ pub(crate) fn email_at(
             Some(_) => {}
         }
     }
-    // A string's escape before the address (`\tjoe@a.example`) is not
-    // part of it.
-    let run = run + escape_before(hay, run, at);
+    // A string's hexadecimal escape before the address
+    // (`\u003cjoe@a.example`) is not part of it.
+    let run = run + escape_before(hay, run, at, Escapes::Hex);
     let mut s = after_key(hay, run, at);
     s = after_cjk(hay, s, at);
     while s < at
@@ -870,9 +875,21 @@ pub(crate) fn domain_at(
     if s <= floor && floor > 0 {
         return None; // the start lies too far back to be seen
     }
-    // A string's escape before the name (`\nexample.com`) is not part
-    // of it.
-    s += escape_before(hay, s, t);
+    // A string's hexadecimal escape before the name (`\u003cexample.com`)
+    // is not part of it, nor is `\n` or `\t` before a `www.` or `ftp.`
+    // name (rule 2).
+    let hex = escape_before(hay, s, t, Escapes::Hex);
+    let letter = escape_before(hay, s, t, Escapes::Letters);
+    s += if hex == 0
+        && letter > 0
+        && www
+        && hay.get(s + letter..s + letter + 4).is_some_and(|h| {
+            h.eq_ignore_ascii_case(b"www.") || h.eq_ignore_ascii_case(b"ftp.")
+        }) {
+        letter
+    } else {
+        hex
+    };
     if s > 0 {
         match char_before(hay, s) {
             None | Some('@' | '/' | '\\' | '%') => return None,
@@ -1360,12 +1377,24 @@ mod tests {
         one("{\"m\":\"a\\nwww.example.com/x\"}", "http://www.example.com/x");
         one("\"\\u003cwww.example.com\\u003e\"", "http://www.example.com");
         one("\"\\x22ftp.example.org\"", "ftp://ftp.example.org");
-        one("\"a\\tjoe@example.com\"", "mailto:joe@example.com");
         one("\"\\u003cjoe@example.com\\u003e\"", "mailto:joe@example.com");
         // An escaped backslash: the letter after it is text.
         none("x\\\\nwww.example.com");
-        marked("\"a\\n⸠example.com/x⸡\"");
         marked("\"\\u003c⸠example.org⸡\\u003e\"");
+        marked("\"\\x22⸠example.org⸡\"");
+        // A letter after a backslash starts a name in a Windows path, or
+        // a user in `DOMAIN\user`, more often than it ends an escape:
+        // before a domain or an address only hexadecimal escapes count.
+        marked("src\\build.rs C:\\docs\\readme.md \\\\srv\\share\\notes.io");
+        marked("\"a\\nexample.com\"");
+        one("CORP\\tjones@example.com", "mailto:tjones@example.com");
+        // With bare domain names on, a `www.` name after `\n` still is
+        // one.
+        let text = "\"Web:\\nwww.example.com\\nC:\\\\docs\\\\readme.md\"";
+        let mut got = Vec::new();
+        let opts = Opts { www: true, domains: true, ..Opts::NONE };
+        scan(text.as_bytes(), 0, text.len(), 2048, opts, |a| got.push(a.url));
+        assert_eq!(got, ["http://www.example.com"]);
     }
 
     #[test]

@@ -17,9 +17,10 @@
 //!    another script may precede it (`在URL:http://a/`). A well-known
 //!    scheme glued to the text before it starts on its own
 //!    (`season.http://`, `1.http://`, `comhttp://`, `=3Dhttp://`; see
-//!    [`GLUED`]), and so does any scheme after a backslash escape
-//!    (`\nhttp://`, `\u003cgopher://`; see [`escape_before`]). A line of
-//!    uuencoded data is not text.
+//!    [`GLUED`]), and so does a scheme after a backslash escape
+//!    (`\nhttp://`, `\u003cgopher://`; see [`escape_before`]) unless the
+//!    escape's letters and the scheme together are a registered scheme
+//!    (`\ftp://`, `\news:`). A line of uuencoded data is not text.
 //! 2. A URL starts there when `//` follows the colon, or when the scheme
 //!    is one of [`OPAQUE_SCHEMES`] and a URL character follows. The
 //!    prefix `URL:` (any case) is a wrapper, not a scheme.
@@ -231,7 +232,18 @@ fn scheme_start(hay: &[u8], colon: usize) -> Option<usize> {
     let first = colon - run;
     // A run longer than any scheme is a word, not a scheme.
     let word = first == floor && first > 0 && is_scheme_byte(hay[first - 1]);
-    let mut first = first + escape_before(hay, first, colon);
+    // A backslash escape before the scheme is not part of it, unless
+    // the whole run is a registered scheme (`\ftp://` in a Windows path,
+    // `x\tel:+1555`).
+    let escape = escape_before(hay, first, colon, Escapes::Letters);
+    let mut first = if escape > 0
+        && !std::str::from_utf8(&hay[first..colon])
+            .is_ok_and(registry::is_registered)
+    {
+        first + escape
+    } else {
+        first
+    };
     // A quoted-printable escape before a scheme is text (`href=3Dhttp:`,
     // read undecoded; `dhttp` is a registered scheme too).
     if first > 0
@@ -282,26 +294,50 @@ fn scheme_start(hay: &[u8], colon: usize) -> Option<usize> {
     }
 }
 
+/// Which backslash escapes [`escape_before`] reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Escapes {
+    /// `\n`, `\t`, `\r` and their kin too: before a scheme or a `www.`
+    /// name, which a string's line break or tab often precedes.
+    Letters,
+    /// `\xHH`, `\uHHHH` and `\UHHHHHHHH` alone: before a domain name or
+    /// an address, where a letter after a backslash more often starts a
+    /// name in a Windows path (`C:\docs\readme.md`) or a user in
+    /// `DOMAIN\user` than it ends an escape.
+    Hex,
+}
+
 /// The length of the letters of a backslash escape at the start of the
 /// run `hay[first..end]` (a scheme, a host, an address), 0 if there is
 /// none or it would leave the run empty: a JSON, C or Python string's
-/// `\n`, `\t`, `\r` and their kin, `\xHH`, `\uHHHH`, `\UHHHHHHHH`
-/// (`"line\nhttp://a.example/"` is a line break, then the URL). The
-/// backslash must not be escaped itself: after `\\` the letter is text
-/// (the backslashes are counted back 32 at most, within [`LOOKBACK`]).
+/// `\n`, `\t`, `\r` and their kin (with [`Escapes::Letters`]), `\xHH`,
+/// `\uHHHH`, `\UHHHHHHHH` (`"line\nhttp://a.example/"` is a line break,
+/// then the URL). The backslash must not be escaped itself: after `\\`
+/// the letter is text (the backslashes are counted back 32 at most,
+/// within [`LOOKBACK`]).
 #[inline]
-pub(crate) fn escape_before(hay: &[u8], first: usize, end: usize) -> usize {
+pub(crate) fn escape_before(
+    hay: &[u8],
+    first: usize,
+    end: usize,
+    which: Escapes,
+) -> usize {
     if first == 0 || hay[first - 1] != b'\\' {
         return 0;
     }
-    escape_after_backslash(hay, first, end)
+    escape_after_backslash(hay, first, end, which)
 }
 
 /// [`escape_before`] where `hay[first - 1]` is a backslash: out of line,
 /// as few runs follow one.
 #[cold]
 #[inline(never)]
-fn escape_after_backslash(hay: &[u8], first: usize, end: usize) -> usize {
+fn escape_after_backslash(
+    hay: &[u8],
+    first: usize,
+    end: usize,
+    which: Escapes,
+) -> usize {
     let run = &hay[first.saturating_sub(32)..first];
     let backslashes = run.iter().rev().take_while(|&&b| b == b'\\');
     if backslashes.count() % 2 == 0 {
@@ -312,7 +348,11 @@ fn escape_after_backslash(hay: &[u8], first: usize, end: usize) -> usize {
             .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
     };
     let len = match hay[first] {
-        b'a' | b'b' | b'e' | b'f' | b'n' | b'r' | b't' | b'v' => 1,
+        b'a' | b'b' | b'e' | b'f' | b'n' | b'r' | b't' | b'v'
+            if which == Escapes::Letters =>
+        {
+            1
+        }
         b'x' if hex(2) => 3,
         b'u' if hex(4) => 5,
         b'U' if hex(8) => 9,
@@ -323,10 +363,10 @@ fn escape_after_backslash(hay: &[u8], first: usize, end: usize) -> usize {
 
 /// Whether a backslash escape (see [`escape_before`]) ends right before
 /// `s`.
-pub(crate) fn escape_ends_at(hay: &[u8], s: usize) -> bool {
+pub(crate) fn escape_ends_at(hay: &[u8], s: usize, which: Escapes) -> bool {
     [1, 3, 5, 9].into_iter().any(|k| {
         s.checked_sub(k)
-            .is_some_and(|f| f > 0 && escape_before(hay, f, s + 1) == k)
+            .is_some_and(|f| f > 0 && escape_before(hay, f, s + 1, which) == k)
     })
 }
 

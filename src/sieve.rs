@@ -12,8 +12,7 @@
 //! scanning the kept colons finds what scanning every colon finds
 //! (`tests/props.rs` compares them). Unlike the multi-pattern searches,
 //! its cost does not depend on how many colons or letters the text
-//! holds: every 64 bytes (32 with AVX2) take the same few vector
-//! operations.
+//! holds: every 64 bytes take the same few vector operations.
 //!
 //! The same AVX-512 table lookup classifies the bytes of a URL of up to
 //! 64 bytes for the validation fast path ([`byte_classes`]: one masked

@@ -359,6 +359,18 @@ const RULES: &[Case] = &[
         "\"\\xe4abc://a.example/x\"",
         &["abc://a.example/x"],
     ),
+    // A registered scheme stays whole after a backslash (a Windows path,
+    // `\f` or `\t` read as an escape would cut it).
+    (
+        "backslash_before_registered_schemes",
+        "see \\file:///C:/x and \\ftp://ftp.a.example/ and x\\tel:+15551234",
+        &["file:///C:/x", "ftp://ftp.a.example/", "tel:+15551234"],
+    ),
+    (
+        "backslash_before_news",
+        "bookmarks\\news:comp.lang.c",
+        &["news:comp.lang.c"],
+    ),
     // An escaped backslash: the letter after it is text.
     (
         "escaped_backslash_then_letter",
