@@ -216,7 +216,7 @@
 use crate::data::psl::has_public_suffix;
 use crate::data::uts58::{LinkTerm, link_bracket, link_email, link_term};
 use crate::delimit::{
-    Brackets, Escapes, Open, Step, escape_before, escape_ends_at, plain_run,
+    Brackets, Open, Step, escape_before, escape_ends_at, plain_run,
     trim_trailing, uuencoded_line,
 };
 use crate::lex::{char_at, char_before, is_unicode_stop};
@@ -403,6 +403,19 @@ pub(crate) fn whole(
     None
 }
 
+/// Rule 1: the kind and scheme of an abbreviated URI starting `text`
+/// (`www.` or `ftp.`, in any case).
+fn abbreviated_kind(text: &[u8]) -> Option<(Kind, &'static str)> {
+    let head = text.get(..4)?;
+    if head.eq_ignore_ascii_case(b"www.") {
+        Some((Kind::Www, "http"))
+    } else if head.eq_ignore_ascii_case(b"ftp.") {
+        Some((Kind::Ftp, "ftp"))
+    } else {
+        None
+    }
+}
+
 /// Rules 1 to 5: the abbreviated URI (2396bis Appendix F: authority and
 /// path without the scheme) starting at `s`, if any.
 pub(crate) fn abbreviated_at(
@@ -410,14 +423,7 @@ pub(crate) fn abbreviated_at(
     s: usize,
     max_len: usize,
 ) -> Option<Abbrev> {
-    let head = hay.get(s..s.checked_add(4)?)?;
-    let (kind, scheme) = if head.eq_ignore_ascii_case(b"www.") {
-        (Kind::Www, "http")
-    } else if head.eq_ignore_ascii_case(b"ftp.") {
-        (Kind::Ftp, "ftp")
-    } else {
-        return None;
-    };
+    let (kind, scheme) = abbreviated_kind(hay.get(s..)?)?;
     // Rule 15: `_www.example.com_`, a run of `_` at a word start.
     let open = hay[s.saturating_sub(MAX_EMPHASIS + 1)..s]
         .iter()
@@ -516,7 +522,7 @@ fn word_start(hay: &[u8], s: usize) -> bool {
     let Some(&prev) = s.checked_sub(1).and_then(|p| hay.get(p)) else {
         return true;
     };
-    if escape_ends_at(hay, s, Escapes::Letters) {
+    if escape_ends_at(hay, s) {
         return true;
     }
     match prev {
@@ -590,8 +596,10 @@ pub(crate) fn email_at(
         }
     }
     // A string's hexadecimal escape before the address
-    // (`\u003cjoe@a.example`) is not part of it.
-    let run = run + escape_before(hay, run, at, Escapes::Hex);
+    // (`\u003cjoe@a.example`) is not part of it; `\t` is kept, as in
+    // `CORP\tjones@example.com` (a user of a Windows domain).
+    let escape = escape_before(hay, run, at);
+    let run = if escape > 1 { run + escape } else { run };
     let mut s = after_key(hay, run, at);
     s = after_cjk(hay, s, at);
     while s < at
@@ -878,18 +886,10 @@ pub(crate) fn domain_at(
     // A string's hexadecimal escape before the name (`\u003cexample.com`)
     // is not part of it, nor is `\n` or `\t` before a `www.` or `ftp.`
     // name (rule 2).
-    let hex = escape_before(hay, s, t, Escapes::Hex);
-    let letter = escape_before(hay, s, t, Escapes::Letters);
-    s += if hex == 0
-        && letter > 0
-        && www
-        && hay.get(s + letter..s + letter + 4).is_some_and(|h| {
-            h.eq_ignore_ascii_case(b"www.") || h.eq_ignore_ascii_case(b"ftp.")
-        }) {
-        letter
-    } else {
-        hex
-    };
+    let escape = escape_before(hay, s, t);
+    if escape > 1 || (www && abbreviated_kind(&hay[s + escape..]).is_some()) {
+        s += escape;
+    }
     if s > 0 {
         match char_before(hay, s) {
             None | Some('@' | '/' | '\\' | '%') => return None,
@@ -956,14 +956,9 @@ pub(crate) fn domain_at(
         }
     }
     let text = std::str::from_utf8(hay.get(s..end)?).ok()?;
-    let head = text.get(..4).unwrap_or_default();
-    let (kind, scheme) = if www && head.eq_ignore_ascii_case("www.") {
-        (Kind::Www, "http")
-    } else if www && head.eq_ignore_ascii_case("ftp.") {
-        (Kind::Ftp, "ftp")
-    } else {
-        (Kind::Domain, "http")
-    };
+    let (kind, scheme) = abbreviated_kind(text.as_bytes())
+        .filter(|_| www)
+        .unwrap_or((Kind::Domain, "http"));
     Some(Abbrev { start: s, end, url: format!("{scheme}://{text}"), kind })
 }
 

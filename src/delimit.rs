@@ -44,9 +44,10 @@
 //!    `|`, `^`, `{`...`}` and non-ASCII Soft characters stay inside it
 //!    (printed percent-encoded where RFC 3986 requires it). Then what
 //!    cannot end a URL is dropped: Soft characters (`. , ; : ! ? ' "`
-//!    and their non-ASCII kin), an opener or a footnote marker (`[2]`) at the end, a `-` ending a host, the
-//!    `*`, `_` or `~` closing emphasis opened before the URL; a `mailto:`
-//!    URL ends with its domain unless header fields follow.
+//!    and their non-ASCII kin), an opener or a footnote marker (`[2]`)
+//!    at the end, a `-` ending a host, the `*`, `_` or `~` closing
+//!    emphasis opened before the URL; a `mailto:` URL ends with its
+//!    domain unless header fields follow.
 //! 6. In every context, a line break directly after `-` is joined with
 //!    the whitespace around it ignored (Appendix E: "the hyphen may or
 //!    may not actually be part of the URL"); the hit keeps the hyphen and
@@ -232,14 +233,13 @@ fn scheme_start(hay: &[u8], colon: usize) -> Option<usize> {
     let first = colon - run;
     // A run longer than any scheme is a word, not a scheme.
     let word = first == floor && first > 0 && is_scheme_byte(hay[first - 1]);
+    let registered =
+        |b: &[u8]| std::str::from_utf8(b).is_ok_and(registry::is_registered);
     // A backslash escape before the scheme is not part of it, unless
     // the whole run is a registered scheme (`\ftp://` in a Windows path,
     // `x\tel:+1555`).
-    let escape = escape_before(hay, first, colon, Escapes::Letters);
-    let mut first = if escape > 0
-        && !std::str::from_utf8(&hay[first..colon])
-            .is_ok_and(registry::is_registered)
-    {
+    let escape = escape_before(hay, first, colon);
+    let mut first = if escape > 0 && !registered(&hay[first..colon]) {
         first + escape
     } else {
         first
@@ -272,72 +272,41 @@ fn scheme_start(hay: &[u8], colon: usize) -> Option<usize> {
         let slashes = hay[colon + 1..].starts_with(b"//");
         // `%22`, or `%2522` encoded twice.
         let escape = matches!(t - s, 2 | 4) && s > 0 && hay[s - 1] == b'%';
-        if (slashes || escape)
-            && std::str::from_utf8(&hay[t..colon])
-                .is_ok_and(registry::is_registered)
-        {
+        if (slashes || escape) && registered(&hay[t..colon]) {
             s = t;
         }
     }
     let whole =
         (!word && s < colon && hay[s].is_ascii_alphabetic()).then_some(s);
     match glued(hay, first, colon) {
-        Some(w)
-            if whole.is_none_or(|s| {
-                !std::str::from_utf8(&hay[s..colon])
-                    .is_ok_and(registry::is_registered)
-            }) =>
-        {
+        Some(w) if whole.is_none_or(|s| !registered(&hay[s..colon])) => {
             Some(w)
         }
         _ => whole,
     }
 }
 
-/// Which backslash escapes [`escape_before`] reads.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Escapes {
-    /// `\n`, `\t`, `\r` and their kin too: before a scheme or a `www.`
-    /// name, which a string's line break or tab often precedes.
-    Letters,
-    /// `\xHH`, `\uHHHH` and `\UHHHHHHHH` alone: before a domain name or
-    /// an address, where a letter after a backslash more often starts a
-    /// name in a Windows path (`C:\docs\readme.md`) or a user in
-    /// `DOMAIN\user` than it ends an escape.
-    Hex,
-}
-
 /// The length of the letters of a backslash escape at the start of the
 /// run `hay[first..end]` (a scheme, a host, an address), 0 if there is
 /// none or it would leave the run empty: a JSON, C or Python string's
-/// `\n`, `\t`, `\r` and their kin (with [`Escapes::Letters`]), `\xHH`,
-/// `\uHHHH`, `\UHHHHHHHH` (`"line\nhttp://a.example/"` is a line break,
-/// then the URL). The backslash must not be escaped itself: after `\\`
-/// the letter is text (the backslashes are counted back 32 at most,
-/// within [`LOOKBACK`]).
+/// `\n`, `\t`, `\r` and their kin (length 1), `\xHH`, `\uHHHH`,
+/// `\UHHHHHHHH` (`"line\nhttp://a.example/"` is a line break, then the
+/// URL). The backslash must not be escaped itself: after `\\` the letter
+/// is text (the backslashes are counted back 32 at most, within
+/// [`LOOKBACK`]).
 #[inline]
-pub(crate) fn escape_before(
-    hay: &[u8],
-    first: usize,
-    end: usize,
-    which: Escapes,
-) -> usize {
+pub(crate) fn escape_before(hay: &[u8], first: usize, end: usize) -> usize {
     if first == 0 || hay[first - 1] != b'\\' {
         return 0;
     }
-    escape_after_backslash(hay, first, end, which)
+    escape_after_backslash(hay, first, end)
 }
 
 /// [`escape_before`] where `hay[first - 1]` is a backslash: out of line,
 /// as few runs follow one.
 #[cold]
 #[inline(never)]
-fn escape_after_backslash(
-    hay: &[u8],
-    first: usize,
-    end: usize,
-    which: Escapes,
-) -> usize {
+fn escape_after_backslash(hay: &[u8], first: usize, end: usize) -> usize {
     let run = &hay[first.saturating_sub(32)..first];
     let backslashes = run.iter().rev().take_while(|&&b| b == b'\\');
     if backslashes.count() % 2 == 0 {
@@ -348,11 +317,7 @@ fn escape_after_backslash(
             .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
     };
     let len = match hay[first] {
-        b'a' | b'b' | b'e' | b'f' | b'n' | b'r' | b't' | b'v'
-            if which == Escapes::Letters =>
-        {
-            1
-        }
+        b'a' | b'b' | b'e' | b'f' | b'n' | b'r' | b't' | b'v' => 1,
         b'x' if hex(2) => 3,
         b'u' if hex(4) => 5,
         b'U' if hex(8) => 9,
@@ -363,10 +328,10 @@ fn escape_after_backslash(
 
 /// Whether a backslash escape (see [`escape_before`]) ends right before
 /// `s`.
-pub(crate) fn escape_ends_at(hay: &[u8], s: usize, which: Escapes) -> bool {
+pub(crate) fn escape_ends_at(hay: &[u8], s: usize) -> bool {
     [1, 3, 5, 9].into_iter().any(|k| {
         s.checked_sub(k)
-            .is_some_and(|f| f > 0 && escape_before(hay, f, s + 1, which) == k)
+            .is_some_and(|f| f > 0 && escape_before(hay, f, s + 1) == k)
     })
 }
 
