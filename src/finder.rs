@@ -9,6 +9,7 @@ use crate::refang;
 use crate::resolve::{normalize_dots, resolve};
 use crate::scan::{ScanRules, scan};
 use crate::scheme::{self, Fast, Rule};
+use crate::sieve::Sieve;
 use crate::validate::schemes::{self, Severity};
 use crate::validate::{ErrorKind, Quick, Uri, UriError, quick_check};
 
@@ -33,6 +34,21 @@ impl Finder {
     /// forms, addresses, defanged or encoded URLs are looked for.
     pub(crate) fn colon_triggers_only(&self) -> bool {
         !self.rules.abbrev.any() && !self.refang && !self.rules.encoded
+    }
+
+    /// The test of a text's colons that tells whether a scan can find a
+    /// hit in it ([`Sieve::keeps_any`]): `Some` when every hit starts at
+    /// a colon ([`Finder::colon_triggers_only`]) and the schemes used
+    /// without `//` are the built-in ones, whose last two letters the
+    /// test knows.
+    pub(crate) fn colon_test(&self) -> Option<&'static Sieve> {
+        let builtin =
+            self.rules.delimit.opaque.is_none() && !self.rules.delimit.refang;
+        if self.colon_triggers_only() && builtin {
+            crate::sieve::exact()
+        } else {
+            None
+        }
     }
 
     /// Validate `text` (RFC 3986) and resolve it against `base` (section

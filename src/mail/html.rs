@@ -91,7 +91,7 @@
 
 use std::sync::LazyLock;
 
-use crate::sieve;
+use crate::sieve::{self, Sieve};
 
 /// The attribute names whose values are reported as links, for any
 /// element.
@@ -238,7 +238,7 @@ pub struct Link {
 ///
 /// Never panics; time and memory are linear in `html.len()`.
 pub fn scan_html(html: &str) -> HtmlScan {
-    scan(html, None, true)
+    scan(html, None, true, None)
 }
 
 /// [`scan_html`], giving the links and attribute texts of each tag to
@@ -247,17 +247,23 @@ pub fn scan_html(html: &str) -> HtmlScan {
 /// as a million values. [`HtmlScan::base`] is known only at the end;
 /// see [`may_have_base`].
 pub fn scan_html_with(html: &str, each: &mut TagSink<'_>) -> HtmlScan {
-    scan(html, Some(each), true)
+    scan(html, Some(each), true, None)
 }
 
 /// [`scan_html_with`], collecting [`HtmlScan::anchors`] only when
 /// `anchors` (their texts cost a string each).
+///
+/// Attribute values are given to `each` only where `colons` keeps one of
+/// their colons (or they hold a character reference, which may decode
+/// to one), when it is given: the values a scan for the schemes of its
+/// tables can find something in.
 pub(crate) fn scan_html_for(
     html: &str,
     each: &mut TagSink<'_>,
     anchors: bool,
+    colons: Option<&'static Sieve>,
 ) -> HtmlScan {
-    scan(html, Some(each), anchors)
+    scan(html, Some(each), anchors, colons)
 }
 
 /// What [`scan_html_with`] gives each tag's links and attribute texts to.
@@ -276,6 +282,7 @@ fn scan<'f>(
     html: &str,
     each: Option<&'f mut TagSink<'f>>,
     anchors: bool,
+    colons: Option<&'static Sieve>,
 ) -> HtmlScan {
     let mut s = Scanner {
         html,
@@ -287,6 +294,9 @@ fn scan<'f>(
         each,
         open_anchor: None,
         anchors,
+        spent_links: Vec::new(),
+        spent_texts: Vec::new(),
+        colons,
     };
     s.run();
     s.close_anchor();
@@ -318,8 +328,14 @@ pub fn decode_attr_entities(s: &str) -> String {
 }
 
 fn decode(s: &str, attr: bool) -> String {
-    let b = s.as_bytes();
     let mut out = String::with_capacity(s.len());
+    decode_to(s, attr, &mut out);
+    out
+}
+
+/// [`decode`], appended to `out`.
+fn decode_to(s: &str, attr: bool, out: &mut String) {
+    let b = s.as_bytes();
     let mut i = 0;
     while let Some(amp) = find_byte(b, i, b.len(), b'&') {
         out.push_str(s.get(i..amp).unwrap_or(""));
@@ -335,7 +351,6 @@ fn decode(s: &str, attr: bool) -> String {
         }
     }
     out.push_str(s.get(i..).unwrap_or(""));
-    out
 }
 
 /// Position of the first `c` in `b[from..to]`.
@@ -451,6 +466,13 @@ struct Scanner<'a, 'f> {
     open_anchor: Option<(usize, usize)>,
     /// Whether anchors are collected.
     anchors: bool,
+    /// Links and attribute texts given to `each` already: their strings'
+    /// buffers are reused.
+    spent_links: Vec<Link>,
+    spent_texts: Vec<AttrText>,
+    /// The test an attribute value's colons pass to be given as text
+    /// (see [`scan_html_for`]); any colon without it.
+    colons: Option<&'static Sieve>,
 }
 
 impl Scanner<'_, '_> {
@@ -636,8 +658,9 @@ impl Scanner<'_, '_> {
             && !(self.out.links.is_empty() && self.out.attr_texts.is_empty())
         {
             each(&self.out.links, &self.out.attr_texts);
-            self.out.links.clear();
-            self.out.attr_texts.clear();
+            // Their strings are written over by the next tags' values.
+            self.spent_links.append(&mut self.out.links);
+            self.spent_texts.append(&mut self.out.attr_texts);
         }
         self.attrs = attrs;
         match content {
@@ -820,36 +843,44 @@ impl Scanner<'_, '_> {
     ) {
         let (b, html) = (self.b, self.html);
         let raw = b.get(vs..ve).unwrap_or_default();
-        // No colon, and no reference that could decode to one.
-        if sieve::find_byte(raw, b':').is_none()
-            && sieve::find_byte(raw, b'&').is_none()
-        {
-            return;
+        // No colon (or none the test keeps), and no reference that
+        // could decode to one: a value without a reference is its text.
+        if sieve::find_byte(raw, b'&').is_none() {
+            let kept = match self.colons {
+                Some(test) => test.keeps_any(raw),
+                None => sieve::find_byte(raw, b':').is_some(),
+            };
+            if !kept {
+                return;
+            }
         }
         let an = b.get(name.0..name.1).unwrap_or_default();
         if is_xmlns(an) {
             return;
         }
-        let mut text = String::with_capacity(raw.len());
-        let mut map = Vec::new();
-        decode_into(html, vs, ve, true, &mut text, &mut map);
-        if !text.contains(':') {
-            return;
-        }
-        if an.eq_ignore_ascii_case(b"cite")
-            && text
-                .trim_start_matches(|c: char| c <= ' ')
-                .get(..4)
-                .is_some_and(|m| m.eq_ignore_ascii_case("mid:"))
-        {
-            return;
-        }
-        self.out.attr_texts.push(AttrText {
-            attr: html.get(name.0..name.1).unwrap_or("").to_ascii_lowercase(),
-            element: element.to_ascii_lowercase(),
-            text,
-            map,
+        let mut t = self.spent_texts.pop().unwrap_or_else(|| AttrText {
+            attr: String::new(),
+            element: String::new(),
+            text: String::with_capacity(raw.len()),
+            map: Vec::new(),
         });
+        t.text.clear();
+        t.map.clear();
+        decode_into(html, vs, ve, true, &mut t.text, &mut t.map);
+        let cite_mid = || {
+            an.eq_ignore_ascii_case(b"cite")
+                && t.text
+                    .trim_start_matches(|c: char| c <= ' ')
+                    .get(..4)
+                    .is_some_and(|m| m.eq_ignore_ascii_case("mid:"))
+        };
+        if !t.text.contains(':') || cite_mid() {
+            self.spent_texts.push(t);
+            return;
+        }
+        lowercase_to(&mut t.attr, html.get(name.0..name.1).unwrap_or(""));
+        lowercase_to(&mut t.element, element);
+        self.out.attr_texts.push(t);
     }
 
     /// Whether `a` is `http-equiv="refresh"`.
@@ -875,28 +906,36 @@ impl Scanner<'_, '_> {
             s += 1;
         }
         let raw = self.html.get(s..e).unwrap_or("");
-        let value = clean(decode_attr_entities(raw));
-        if value.is_empty() {
-            return;
-        }
+        let mut link = self.spent_links.pop().unwrap_or_else(|| Link {
+            attr,
+            element: String::new(),
+            value: String::new(),
+            offset: s,
+        });
+        link.value.clear();
+        decode_to(raw, true, &mut link.value);
+        clean_in(&mut link.value);
+        let value = &link.value;
         // `<blockquote type="cite" cite="mid:...">` (Thunderbird and
         // other mail readers): the Message-ID of the quoted message as a
         // `mid:` URL (RFC 2392), a reference rather than a link. Other
         // `cite` values (`http:` sources of a quotation) are links.
-        if attr == "cite"
-            && value.get(..4).is_some_and(|m| m.eq_ignore_ascii_case("mid:"))
+        if value.is_empty()
+            || attr == "cite"
+                && value
+                    .get(..4)
+                    .is_some_and(|m| m.eq_ignore_ascii_case("mid:"))
         {
+            self.spent_links.push(link);
             return;
         }
         if base && attr == "href" && self.out.base.is_none() {
             self.out.base = Some(value.clone());
         }
-        self.out.links.push(Link {
-            attr,
-            element: element.to_ascii_lowercase(),
-            value,
-            offset: s,
-        });
+        link.attr = attr;
+        link.offset = s;
+        lowercase_to(&mut link.element, element);
+        self.out.links.push(link);
     }
 }
 
@@ -962,12 +1001,26 @@ fn is_xmlns(name: &[u8]) -> bool {
 /// Trims C0 controls and spaces and removes inner tabs and newlines, in
 /// place (a decoded value needs no second allocation).
 fn clean(mut v: String) -> String {
+    clean_in(&mut v);
+    v
+}
+
+/// [`clean`] in place.
+fn clean_in(v: &mut String) {
     let end = v.trim_end_matches(|c: char| c <= ' ').len();
     v.truncate(end);
     let start = v.len() - v.trim_start_matches(|c: char| c <= ' ').len();
     v.drain(..start);
-    v.retain(|c| !matches!(c, '\t' | '\n' | '\r'));
-    v
+    if memchr::memchr3(b'\t', b'\n', b'\r', v.as_bytes()).is_some() {
+        v.retain(|c| !matches!(c, '\t' | '\n' | '\r'));
+    }
+}
+
+/// `s` written into `buf` in lowercase ASCII.
+fn lowercase_to(buf: &mut String, s: &str) {
+    buf.clear();
+    buf.push_str(s);
+    buf.make_ascii_lowercase();
 }
 
 /// The offset of the end tag `</name` (followed by whitespace, `/` or `>`)
@@ -1340,6 +1393,87 @@ mod tests {
             .iter()
             .map(|a| (a.element.as_str(), a.attr.as_str(), a.text.as_str()))
             .collect()
+    }
+
+    /// An attribute value the colon test leaves out (no character
+    /// reference, no colon it keeps) is one in which a scan that tries
+    /// every colon finds no candidate; the values it gives are given
+    /// without it too.
+    #[test]
+    fn values_the_colon_test_leaves_out_hold_no_candidate() {
+        use crate::scan::{ScanRules, TriggerSearch};
+        let Some(test) = crate::sieve::exact() else { return };
+        let rules = ScanRules {
+            delimit: crate::delimit::Rules {
+                max_len: 2048,
+                opaque: None,
+                refang: false,
+            },
+            abbrev: crate::abbrev::Opts::NONE,
+            search: Some(TriggerSearch::Colons),
+            encoded: false,
+        };
+        let pieces = [
+            "http",
+            "://",
+            "mailto:",
+            "ly:",
+            ": ",
+            "a:b",
+            "URL:",
+            "x",
+            " ",
+            "nEws:",
+            "&#58;",
+            "&amp;",
+            "urn:",
+            "s3:",
+            "HTTP://",
+            "/",
+            "1:",
+            "data:",
+            "tel:+1",
+            "color:red;",
+            "a.b",
+            "@",
+        ];
+        let mut next = crate::testing::xorshift(0x5eed_c01d);
+        let mut left_out = 0;
+        for _ in 0..20_000 {
+            let value: String = (0..next() % 8)
+                .map(|_| pieces[next() as usize % pieces.len()])
+                .collect();
+            let html = format!("<p title=\"{value}\">");
+            let texts = |colons| {
+                let mut got: Vec<String> = Vec::new();
+                scan_html_for(
+                    &html,
+                    &mut |_, t: &[AttrText]| {
+                        got.extend(t.iter().map(|a| a.text.clone()));
+                    },
+                    false,
+                    colons,
+                );
+                got
+            };
+            let (all, kept) = (texts(None), texts(Some(test)));
+            assert!(kept.iter().all(|t| all.contains(t)), "{html:?}");
+            for text in all.iter().filter(|t| !kept.contains(t)) {
+                left_out += 1;
+                let mut found = 0;
+                crate::scan::scan(
+                    text.as_bytes(),
+                    0,
+                    text.len(),
+                    &rules,
+                    |_| {
+                        found += 1;
+                    },
+                );
+                assert_eq!(found, 0, "{text:?}");
+            }
+        }
+        assert!(left_out > 1_000, "{left_out}");
     }
 
     /// Every `http` in the text maps back to `http` in the HTML.

@@ -438,6 +438,7 @@ fn collect_hits(
                     &piece.text,
                     &mut tag,
                     cfg.anchor_texts,
+                    ex.colon_test(),
                 );
                 if doc_base.is_none() && doc.base.is_some() {
                     out.truncate(mark);
