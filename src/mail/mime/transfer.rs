@@ -130,19 +130,17 @@ pub(super) fn decode_qp(
     let mut out = Vec::with_capacity(body.len());
     let mut b = MapBuilder::default();
     let mut clean = true;
-    // Whether the output ends inside a `scheme://` run (no whitespace
-    // since its `://`).
-    let mut in_url = false;
+    // Whether `out[..known]` ends inside a `scheme://` run (no
+    // whitespace since its `://`): brought up to date only for an
+    // escape that decodes unless it is in one (few: see `url_escape`).
+    let (mut in_url, mut known) = (false, 0usize);
     let mut i = 0;
     while i < body.len() {
         let rest = body.get(i..).unwrap_or(&[]);
         let run = crate::sieve::find_byte(rest, b'=').unwrap_or(rest.len());
         if run > 0 {
             b.push(out.len(), base + i, true);
-            let text = rest.get(..run).unwrap_or(&[]);
-            let from = out.len().saturating_sub(2);
-            out.extend_from_slice(text);
-            in_url = url_run_continues(&out[from..], in_url);
+            out.extend_from_slice(rest.get(..run).unwrap_or(&[]));
             i += run;
             continue;
         }
@@ -162,12 +160,18 @@ pub(super) fn decode_qp(
             }
             _ => {}
         }
-        let escape = hex_pair(body.get(i + 1), body.get(i + 2))
-            .filter(|&v| !in_url || url_escape(&body[i + 1..i + 3], v));
+        let escape = hex_pair(body.get(i + 1), body.get(i + 2)).filter(|&v| {
+            url_escape(&body[i + 1..i + 3], v) || {
+                // Two bytes read again: a `://` across the edge.
+                let from = known.saturating_sub(2);
+                in_url = url_run_continues(&out[from..], in_url);
+                known = out.len();
+                !in_url
+            }
+        });
         if let Some(v) = escape {
             b.push_ratio(out.len(), base + i, 3, 1);
             out.push(v);
-            in_url = url_run_continues(&[v], in_url);
             i += 3;
         } else {
             clean = false;
@@ -308,6 +312,41 @@ pub(super) fn decode_base64(input: &[u8]) -> (Vec<u8>, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Inside a `scheme://` run, an `=` and a pair that no encoder
+    /// writes (lower-case hex, a control) stays as written; outside one,
+    /// and once whitespace, a quote or `<` `>` ends the run, it decodes.
+    #[test]
+    fn qp_escapes_in_and_out_of_url_runs() {
+        for (body, want) in [
+            (
+                &b"see http://a.example/?id=dcx007 end"[..],
+                &b"see http://a.example/?id=dcx007 end"[..],
+            ),
+            (b"x =dc y", b"x \xdc y"),
+            (b"http://a/ =dc", b"http://a/ \xdc"),
+            (b"<http://a/>=dc", b"<http://a/>\xdc"),
+            (b"http://a/?q=10&r=3D1", b"http://a/?q=10&r=1"),
+            (b"x =10 y", b"x \x10 y"),
+            // A `://` made with an escape, or across a soft line break.
+            (b"http=3A//a/?q=dcx", b"http://a/?q=dcx"),
+            (b"http:/=\n/a/?q=dcx", b"http://a/?q=dcx"),
+            (b"http:=2F/a/?q=dcx", b"http://a/?q=dcx"),
+            (b"http:/=2Fa/?q=dcx", b"http://a/?q=dcx"),
+            (b"http://a/?q=\n=dcx", b"http://a/?q=dcx"),
+            // A hard line break ends the run.
+            (b"http://a/\n=dc", b"http://a/\n\xdc"),
+        ] {
+            let (out, _, _) = decode_qp(body, 0);
+            assert_eq!(
+                out,
+                want,
+                "{:?}: {:?}",
+                String::from_utf8_lossy(body),
+                String::from_utf8_lossy(&out)
+            );
+        }
+    }
 
     /// A character's value by the alphabet's ranges (RFC 2045 6.8,
     /// table 1), to check the table against.
