@@ -202,9 +202,10 @@ pub(crate) fn message_hits(
     msg: &Message,
     out: &mut Vec<Hit>,
 ) -> Vec<String> {
-    // The URLs of all the message's hits, in one buffer.
+    // The URLs of all the message's hits, in one buffer, with room for
+    // a few dozen at once (fitted to what they take below).
     let first = out.len();
-    let mut urls = String::new();
+    let mut urls = String::with_capacity(2048);
     let warnings = collect_hits(ex, cfg, msg, &mut urls, out);
     urls.shrink_to_fit();
     let urls = Arc::new(urls);

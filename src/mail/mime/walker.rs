@@ -443,7 +443,8 @@ impl<'a> Walker<'a, '_> {
         path: &str,
     ) -> (Vec<Field<'a>>, usize) {
         let raw = self.raw.get(..end).unwrap_or(self.raw);
-        let mut fields: Vec<Field<'a>> = Vec::new();
+        // Room for a usual header (a few dozen fields) at once.
+        let mut fields: Vec<Field<'a>> = Vec::with_capacity(32);
         let mut pos = start;
         let mut first = true;
         while pos < end {
