@@ -105,10 +105,24 @@ impl Finder {
         base: Option<&str>,
         urls: &mut String,
         out: &mut Vec<Hit>,
+        keep: impl FnMut(&Candidate, &mut Hit) -> bool,
+    ) {
+        self.find_in_buffer_where(text, base, urls, out, |_| true, keep);
+    }
+
+    /// [`Finder::find_in_buffer`] for the candidates `wanted` accepts:
+    /// the others are not validated.
+    pub(crate) fn find_in_buffer_where(
+        &self,
+        text: &[u8],
+        base: Option<&str>,
+        urls: &mut String,
+        out: &mut Vec<Hit>,
+        mut wanted: impl FnMut(&Candidate) -> bool,
         mut keep: impl FnMut(&Candidate, &mut Hit) -> bool,
     ) {
         scan(text, 0, text.len(), &self.rules, |c| {
-            if c.too_long {
+            if c.too_long || !wanted(&c) {
                 return;
             }
             let url = c.text(text);

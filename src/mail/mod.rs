@@ -405,22 +405,22 @@ fn collect_hits(
                         for value in texts {
                             let mut prov = None;
                             let text = value.text.as_bytes();
-                            ex.find_in_buffer(
+                            ex.find_in_buffer_where(
                                 text,
                                 base,
                                 urls,
                                 out,
-                                |c, hit| {
+                                |c| {
                                     let h = value.html_offset(c.start);
-                                    if c.abbrev.is_some()
-                                        || links
+                                    c.abbrev.is_none()
+                                        && links
                                             .binary_search_by_key(&h, |l| {
                                                 l.offset
                                             })
-                                            .is_ok()
-                                    {
-                                        return false;
-                                    }
+                                            .is_err()
+                                },
+                                |c, hit| {
+                                    let h = value.html_offset(c.start);
                                     let s = piece.map.raw_offset(h);
                                     let e = piece
                                         .map
