@@ -37,10 +37,10 @@ impl Finder {
     }
 
     /// The test of a text's colons that tells whether a scan can find a
-    /// hit in it ([`Sieve::keeps_any`]): `Some` when every hit starts at
-    /// a colon ([`Finder::colon_triggers_only`]) and the schemes used
-    /// without `//` are the built-in ones, whose last two letters the
-    /// test knows.
+    /// hit in it ([`Sieve::keeps`] on each colon): `Some` when every hit
+    /// starts at a colon ([`Finder::colon_triggers_only`]) and the
+    /// schemes used without `//` are the built-in ones, whose last two
+    /// letters the test knows.
     pub(crate) fn colon_test(&self) -> Option<&'static Sieve> {
         let builtin =
             self.rules.delimit.opaque.is_none() && !self.rules.delimit.refang;

@@ -77,7 +77,8 @@ pub(crate) fn sieve() -> Option<&'static Sieve> {
 }
 
 /// The built-in schemes' tables whatever the CPU, for [`Sieve::keeps`]
-/// and [`Sieve::keeps_any`] alone (no vector loop).
+/// alone (no vector loop): where it keeps no colon of a text, a scan for
+/// those schemes finds nothing in it.
 pub(crate) fn exact() -> Option<&'static Sieve> {
     static EXACT: OnceLock<Option<Sieve>> = OnceLock::new();
     EXACT.get_or_init(|| Sieve::new(colon_words())).as_ref()
@@ -168,12 +169,6 @@ impl Sieve {
         }
         let i = pair_index(second, last);
         self.pairs[i / 64] >> (i % 64) & 1 != 0
-    }
-
-    /// Whether a colon of `hay` is kept ([`Sieve::keeps`]): where none
-    /// is, a scan for the schemes of the tables finds nothing in `hay`.
-    pub(crate) fn keeps_any(&self, hay: &[u8]) -> bool {
-        memchr::memchr_iter(b':', hay).any(|i| self.keeps(hay, i))
     }
 
     /// Call `each` with every kept colon in `hay[from..to]`, in order.

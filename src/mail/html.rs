@@ -845,14 +845,14 @@ impl Scanner<'_, '_> {
         let raw = b.get(vs..ve).unwrap_or_default();
         // No colon (or none the test keeps), and no reference that
         // could decode to one: a value without a reference is its text.
-        if sieve::find_byte(raw, b'&').is_none() {
-            let kept = match self.colons {
-                Some(test) => test.keeps_any(raw),
-                None => sieve::find_byte(raw, b':').is_some(),
-            };
-            if !kept {
-                return;
-            }
+        // One pass for both.
+        let wanted = match self.colons {
+            Some(test) => memchr::memchr2_iter(b':', b'&', raw)
+                .any(|i| raw[i] == b'&' || test.keeps(raw, i)),
+            None => memchr::memchr2(b':', b'&', raw).is_some(),
+        };
+        if !wanted {
+            return;
         }
         let an = b.get(name.0..name.1).unwrap_or_default();
         if is_xmlns(an) {
