@@ -107,34 +107,6 @@ pub(super) fn convert(
     Converted { text, map, malformed, unsupported }
 }
 
-/// [`convert`] of bytes the caller owns: valid UTF-8 becomes the text as
-/// it is, without a copy.
-pub(super) fn convert_owned(
-    input: Vec<u8>,
-    charset: Charset,
-    exact: bool,
-) -> Converted {
-    if charset != Charset::Whatwg(UTF_8) {
-        return convert(&input, charset, exact);
-    }
-    match String::from_utf8(input) {
-        Ok(text) => Converted::valid(text),
-        Err(e) => convert(e.as_bytes(), charset, exact),
-    }
-}
-
-impl Converted {
-    /// Text that was valid UTF-8 as it came.
-    pub(super) fn valid(text: String) -> Converted {
-        Converted {
-            text,
-            map: OffsetMap::linear_from(0),
-            malformed: false,
-            unsupported: false,
-        }
-    }
-}
-
 /// Feeds `src` to `dec`, appending to `out`. Returns whether some
 /// input was malformed (and replaced with U+FFFD).
 pub(super) fn feed(

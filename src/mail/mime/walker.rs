@@ -12,7 +12,7 @@ use super::transfer::*;
 use super::words::*;
 use super::yenc::*;
 use crate::hit::Record;
-use crate::mail::charset::{Charset, Converted, convert, convert_owned};
+use crate::mail::charset::{Charset, Converted, convert};
 use crate::mail::offsets::{MapBuilder, OffsetMap};
 use crate::mail::{outlook, rtf, tnef};
 use crate::resolve::resolve_str;
@@ -282,6 +282,12 @@ struct Walker<'a, 'f> {
     each: &'f mut dyn FnMut(&Parsed, PieceRef<'_>),
     entities: usize,
     parts_warned: bool,
+}
+
+/// A conversion's text, map and flags (malformed, unsupported), the
+/// text owned.
+fn converted(c: Converted) -> (Cow<'static, str>, OffsetMap, bool, bool) {
+    (Cow::Owned(c.text), c.map, c.malformed, c.unsupported)
 }
 
 /// Types of web content that are text though not `text/*`: JSON,
@@ -1080,7 +1086,7 @@ impl<'a> Walker<'a, '_> {
             return;
         }
         let (bytes, map) =
-            without_yenc(bytes.to_vec(), OffsetMap::linear_from(start));
+            without_yenc(Cow::Borrowed(bytes), OffsetMap::linear_from(start));
         let enc = if std::str::from_utf8(&bytes).is_ok() {
             UTF_8
         } else {
@@ -1130,7 +1136,7 @@ impl<'a> Walker<'a, '_> {
                 for warning in warnings {
                     self.warn(format!("{w}: {warning}"));
                 }
-                (bytes, map, decoded)
+                (Cow::Owned(bytes), map, decoded)
             }
             "quoted-printable" => {
                 let (bytes, map, clean) = decode_qp(body, start);
@@ -1139,7 +1145,7 @@ impl<'a> Walker<'a, '_> {
                         "{w}: invalid quoted-printable (kept as written)"
                     ));
                 }
-                (bytes, map, Decoded::QuotedPrintable)
+                (Cow::Owned(bytes), map, Decoded::QuotedPrintable)
             }
             "base64" => {
                 let data = base64_extent(body);
@@ -1150,7 +1156,11 @@ impl<'a> Walker<'a, '_> {
                         "{w}: invalid base64 (decoded what could be)"
                     ));
                 }
-                (bytes, OffsetMap::constant(start), Decoded::Base64)
+                (
+                    Cow::Owned(bytes),
+                    OffsetMap::constant(start),
+                    Decoded::Base64,
+                )
             }
             t if self.opts.web.is_none() && looks_quoted_printable(body) => {
                 // Spam often sends quoted-printable without saying so:
@@ -1162,7 +1172,7 @@ impl<'a> Walker<'a, '_> {
                     if t.is_empty() { "7bit".into() } else { excerpt(t) }
                 ));
                 let (bytes, map, _) = decode_qp(body, start);
-                (bytes, map, Decoded::QuotedPrintable)
+                (Cow::Owned(bytes), map, Decoded::QuotedPrintable)
             }
             t => {
                 if !matches!(t, "" | "7bit" | "8bit" | "binary") {
@@ -1171,7 +1181,12 @@ impl<'a> Walker<'a, '_> {
                         excerpt(t)
                     ));
                 }
-                (body.to_vec(), OffsetMap::linear_from(start), Decoded::None)
+                // Taken as written: borrowed, not copied.
+                (
+                    Cow::Borrowed(body),
+                    OffsetMap::linear_from(start),
+                    Decoded::None,
+                )
             }
         };
         let label = info.params.get("charset");
@@ -1211,7 +1226,7 @@ impl<'a> Walker<'a, '_> {
                 .is_some_and(|d| d.eq_ignore_ascii_case("yes"));
             let (out, fmap) = unflow(&bytes, delsp);
             let len = out.len();
-            (out, fmap.then(len, &map))
+            (Cow::Owned(out), fmap.then(len, &map))
         } else {
             (bytes, map)
         };
@@ -1219,31 +1234,48 @@ impl<'a> Walker<'a, '_> {
         // finer map is needed.
         let exact = decoded != Decoded::Base64;
         let mut charset = charset;
+        // Valid UTF-8 is the text as it is: borrowed where the bytes
+        // are the message's own.
+        let utf8 = |bytes: Cow<'a, [u8]>| match bytes {
+            Cow::Borrowed(b) => match std::str::from_utf8(b) {
+                Ok(text) => Ok(Cow::Borrowed(text)),
+                Err(_) => Err(Cow::Borrowed(b)),
+            },
+            Cow::Owned(v) => match String::from_utf8(v) {
+                Ok(text) => Ok(Cow::Owned(text)),
+                Err(e) => Err(Cow::Owned(e.into_bytes())),
+            },
+        };
         let conv = if declared_ascii && !lenient {
-            match String::from_utf8(bytes) {
-                Ok(text) => Converted::valid(text),
-                Err(e) => {
+            match utf8(bytes) {
+                Ok(text) => (text, OffsetMap::linear_from(0), false, false),
+                Err(bytes) => {
                     self.warn(format!(
                         "{w}: 8-bit text without charset, read as \
                          windows-1252"
                     ));
                     charset = Charset::Whatwg(WINDOWS_1252);
-                    convert(e.as_bytes(), charset, exact)
+                    converted(convert(&bytes, charset, exact))
                 }
             }
+        } else if charset == Charset::Whatwg(UTF_8) {
+            match utf8(bytes) {
+                Ok(text) => (text, OffsetMap::linear_from(0), false, false),
+                Err(bytes) => converted(convert(&bytes, charset, exact)),
+            }
         } else {
-            convert_owned(bytes, charset, exact)
+            converted(convert(&bytes, charset, exact))
         };
+        let (text, cmap, malformed, unsupported) = conv;
         let name = charset.name();
-        if conv.malformed && !lenient {
+        if malformed && !lenient {
             self.warn(format!(
                 "{w}: text not valid {name}, bad bytes replaced"
             ));
         }
-        if conv.unsupported && !lenient {
+        if unsupported && !lenient {
             self.warn(format!("{w}: {name} characters of CNS 11643 replaced"));
         }
-        let (text, cmap) = (conv.text, conv.map);
         let map = cmap.then(text.len(), &map);
         (self.each)(
             &self.parsed,
@@ -1252,7 +1284,7 @@ impl<'a> Walker<'a, '_> {
                 html: ct == "text/html",
                 part: Cow::Borrowed(path),
                 decoded,
-                text: Cow::Owned(text),
+                text,
                 map,
                 base,
                 content_type: ct,

@@ -2,6 +2,7 @@
 
 use crate::mail::offsets::{MapBuilder, OffsetMap};
 use memchr::memmem;
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 /// The searcher for a block's header line, built once.
@@ -12,9 +13,9 @@ static YBEGIN: LazyLock<memmem::Finder<'static>> =
 /// what is left: the text around a block keeps its offsets into the raw
 /// message.
 pub(super) fn without_yenc(
-    text: Vec<u8>,
+    text: Cow<'_, [u8]>,
     map: OffsetMap,
-) -> (Vec<u8>, OffsetMap) {
+) -> (Cow<'_, [u8]>, OffsetMap) {
     let blocks = yenc_blocks(&text);
     if blocks.is_empty() {
         return (text, map);
@@ -30,7 +31,7 @@ pub(super) fn without_yenc(
     }
     let len = out.len();
     let map = kept.finish(0).then(len, &map);
-    (out, map)
+    (Cow::Owned(out), map)
 }
 
 /// The byte ranges of the yEnc blocks of `text` (yEnc 1.3, the formal
