@@ -1103,3 +1103,23 @@ fn babyl_file_gives_the_messages_of_its_mbox() {
     // original header and the body read.
     gives_the_urls_of_the_mbox("mail/babyl-kasan-dev-2.babyl");
 }
+
+#[test]
+fn many_header_fields_with_urls_each_name_their_field() {
+    // More fields with hits than a message shares provenances among:
+    // every hit still names its own field, the repeated ones too.
+    let mut mail = String::from("From: a@example.org\n");
+    for k in 0..40 {
+        mail.push_str(&format!("X-Link-{k}: <http://h{k}.example/>\n"));
+        mail.push_str(&format!("X-Again: <http://again{k}.example/>\n"));
+    }
+    mail.push_str("Subject: t\n\nbody\n");
+    let hits: Vec<Value> = urlx_stdin(&["--json"], &mail).json();
+    assert_eq!(hits.len(), 80, "{hits:?}");
+    for (k, pair) in hits.chunks(2).enumerate() {
+        assert_eq!(pair[0]["url"], format!("http://h{k}.example/"));
+        assert_eq!(pair[0]["header"], format!("X-Link-{k}"));
+        assert_eq!(pair[1]["url"], format!("http://again{k}.example/"));
+        assert_eq!(pair[1]["header"], "X-Again");
+    }
+}

@@ -263,8 +263,12 @@ fn collect_hits(
     // a message holds one piece at a time, and its hits. The fields of
     // one name in one header share a provenance.
     // Keyed by part, name and decoding, written into one buffer: no
-    // allocation for a field already met.
-    let mut fields: HashMap<String, Arc<Provenance>> = HashMap::new();
+    // allocation for a field already met. A message has few fields with
+    // hits: they are looked up one by one, not hashed; past
+    // `SHARED_FIELDS` a field's hits get a provenance of their own
+    // (equal, not shared).
+    const SHARED_FIELDS: usize = 32;
+    let mut fields: Vec<(String, Arc<Provenance>)> = Vec::new();
     let mut field_key = String::new();
     let mut each = |parsed: &mime::Parsed, piece: mime::PieceRef<'_>| {
         let base = piece.base.or(default_base);
@@ -294,15 +298,17 @@ fn collect_hits(
                     field_key.push_str(name);
                     field_key.push('\n');
                     field_key.push(char::from(b'0' + piece.decoded as u8));
-                    match fields.get(field_key.as_str()) {
-                        Some(p) => p.clone(),
+                    match fields.iter().find(|(k, _)| *k == field_key) {
+                        Some((_, p)) => p.clone(),
                         None => {
                             let p = Arc::new(Provenance {
                                 source: Source::Header,
                                 header: Some(name.to_string()),
                                 ..new_prov()
                             });
-                            fields.insert(field_key.clone(), p.clone());
+                            if fields.len() < SHARED_FIELDS {
+                                fields.push((field_key.clone(), p.clone()));
+                            }
                             p
                         }
                     }
