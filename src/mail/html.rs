@@ -88,6 +88,10 @@
 //!   they are compared as strings and nobody follows them.
 //! * A `cite` whose value is a `mid:` URL, for the reason it is not a
 //!   link (see [`URL_ATTRIBUTES`]).
+//! * For the mail scanner, which looks for the built-in schemes only
+//!   (`scan_html_for`): a value without a character reference none of
+//!   whose colons can end such a scheme (`style="color: red"`), which
+//!   holds nothing it could find.
 
 use std::sync::LazyLock;
 
