@@ -748,7 +748,8 @@ fn by_windows<'b>(
 }
 
 /// The marks of [`marks`] in up to 64 bytes, bit `i` for `window[i]`:
-/// one masked load and three compares with AVX-512.
+/// one masked load and three compares with AVX-512, two loads and three
+/// compares each with AVX2, a word at a time otherwise.
 fn window_marks(window: &[u8], a: u8, b: u8) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if byte_wide() {
@@ -789,8 +790,8 @@ fn window_marks_avx2(window: &[u8], a: u8, b: u8) -> u64 {
     }
 }
 
-/// [`window_marks`] without AVX-512: 8 bytes a step, a word that holds
-/// none of the marks passed over whole.
+/// [`window_marks`] without AVX-512 or AVX2: 8 bytes a step, a word that
+/// holds none of the marks passed over whole.
 fn window_marks_scalar(window: &[u8], a: u8, b: u8) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -1294,6 +1295,7 @@ mod tests {
                     let avx2 = unsafe { window_marks_avx2(head, b':', b'=') };
                     assert_eq!(avx2, want, "{b:?}");
                     // A zero byte is a mark only where the window has one.
+                    // SAFETY: the CPU has AVX2.
                     let zeros = unsafe { window_marks_avx2(head, 0, b'=') };
                     let want = (0..head.len())
                         .filter(|&i| {

@@ -262,11 +262,11 @@ fn collect_hits(
     // Each piece is scanned as soon as it is decoded and then dropped:
     // a message holds one piece at a time, and its hits. The fields of
     // one name in one header share a provenance.
-    // Keyed by part, name and decoding, written into one buffer: no
-    // allocation for a field already met. A message has few fields with
-    // hits: they are looked up one by one, not hashed; past
-    // `SHARED_FIELDS` a field's hits get a provenance of their own
-    // (equal, not shared).
+    // Each shared provenance is listed with its key (part, name and
+    // decoding), written into one buffer: no allocation for a field
+    // already met. A message has few fields with hits: the list is read
+    // one by one, not hashed; past `SHARED_FIELDS` a field's hits get a
+    // provenance of their own (equal, not shared).
     const SHARED_FIELDS: usize = 32;
     let mut fields: Vec<(String, Arc<Provenance>)> = Vec::new();
     let mut field_key = String::new();

@@ -333,6 +333,11 @@ mod tests {
             (b"http:/=\n/a/?q=dcx", b"http://a/?q=dcx"),
             (b"http:=2F/a/?q=dcx", b"http://a/?q=dcx"),
             (b"http:/=2Fa/?q=dcx", b"http://a/?q=dcx"),
+            (b"http:=2F=2Fa/?q=dcx", b"http://a/?q=dcx"),
+            (
+                b"see http:=2F=2Fexample.com/?id=dc1",
+                b"see http://example.com/?id=dc1",
+            ),
             (b"http://a/?q=\n=dcx", b"http://a/?q=dcx"),
             // A hard line break ends the run.
             (b"http://a/\n=dc", b"http://a/\n\xdc"),
