@@ -22,9 +22,11 @@
 //! high nibble ([`ByteTables`]), 32 bytes at a time. A masked load tells
 //! an ASCII candidate's text ([`ascii_str`]) and finds a byte a few
 //! dozen bytes ahead, as the HTML scanner looks for `<`, `>` and quotes
-//! ([`find_byte`]), reads the positions of a byte 64 bytes at a time
-//! ([`byte_positions`]) and those a header field is checked for
-//! ([`marks`]), and finds the last byte of a set ([`rfind_in`]).
+//! and the mbox reader for line ends ([`find_byte`], with AVX2 by 32-byte
+//! loads, the last one overlapping), reads the positions of a byte 64
+//! bytes at a time ([`byte_positions`]) and those a header field is
+//! checked for ([`marks`]), and finds the last byte of a set
+//! ([`rfind_in`]).
 
 #![allow(unsafe_code)]
 
@@ -690,24 +692,145 @@ pub(crate) fn ascii_str(bytes: &[u8]) -> Option<&str> {
 /// The first `c` in `bytes`, for searches that mostly end within a few
 /// dozen bytes (the next `<`, `>` or quote of HTML, the next line break
 /// of a header, the next `=` of quoted-printable): the first 64 bytes
-/// by one masked load and compare with AVX-512, the rest by `memchr`,
-/// whose set-up costs more than such a short search.
+/// by one masked load and compare with AVX-512, or the first 256 by
+/// 32-byte loads with AVX2 (fewer than 32 bytes by 16-byte and 8-byte
+/// loads), the rest by `memchr`, whose set-up costs more than such a
+/// short search.
+#[inline]
 pub(crate) fn find_byte(bytes: &[u8], c: u8) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
-    if byte_wide() {
-        let head = bytes.get(..64).unwrap_or(bytes);
-        // SAFETY: `byte_wide()` says the CPU has AVX-512F and AVX-512BW.
-        let hits = unsafe { window_of_avx512(head, c) };
-        if hits != 0 {
-            return Some(hits.trailing_zeros() as usize);
-        }
-        if head.len() == bytes.len() {
-            return None;
-        }
-        let rest = bytes.get(64..).unwrap_or(&[]);
-        return memchr::memchr(c, rest).map(|k| 64 + k);
+    match byte_search() {
+        // SAFETY: `byte_search()` says the CPU has AVX2.
+        ByteSearch::Avx2 => return unsafe { find_byte_avx2(bytes, c) },
+        // SAFETY: `byte_search()` says the CPU has AVX-512F and AVX-512BW.
+        ByteSearch::Wide => return unsafe { find_byte_avx512(bytes, c) },
+        ByteSearch::Plain => {}
     }
     memchr::memchr(c, bytes)
+}
+
+/// The vector instructions [`find_byte`] uses.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+enum ByteSearch {
+    Plain = 1,
+    Avx2 = 2,
+    Wide = 3,
+}
+
+/// [`ByteSearch`] for this CPU: one load once known (inlined into each
+/// caller of [`find_byte`], where two `OnceLock` checks and a call cost
+/// as much as a short search).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn byte_search() -> ByteSearch {
+    use std::sync::atomic::{AtomicU8, Ordering};
+    static LEVEL: AtomicU8 = AtomicU8::new(0);
+    match LEVEL.load(Ordering::Relaxed) {
+        1 => ByteSearch::Plain,
+        2 => ByteSearch::Avx2,
+        3 => ByteSearch::Wide,
+        _ => {
+            let level = if byte_wide() {
+                ByteSearch::Wide
+            } else if has_avx2() {
+                ByteSearch::Avx2
+            } else {
+                ByteSearch::Plain
+            };
+            LEVEL.store(level as u8, Ordering::Relaxed);
+            level
+        }
+    }
+}
+
+/// [`find_byte`] with AVX-512: the first 64 bytes by one masked load.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn find_byte_avx512(bytes: &[u8], c: u8) -> Option<usize> {
+    let head = bytes.get(..64).unwrap_or(bytes);
+    let hits = window_of_avx512(head, c);
+    if hits != 0 {
+        return Some(hits.trailing_zeros() as usize);
+    }
+    if head.len() == bytes.len() {
+        return None;
+    }
+    let rest = bytes.get(64..).unwrap_or(&[]);
+    memchr::memchr(c, rest).map(|k| 64 + k)
+}
+
+/// [`find_byte`] with AVX2. A load that ends at the end of `bytes`
+/// overlaps the one before it, whose bytes are known not to be `c`: its
+/// first match is the first one.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn find_byte_avx2(bytes: &[u8], c: u8) -> Option<usize> {
+    use std::arch::x86_64::*;
+    let (n, p) = (bytes.len(), bytes.as_ptr());
+    if n < 16 {
+        return find_byte_short(bytes, c);
+    }
+    if n < 32 {
+        let v = _mm_set1_epi8(c as i8);
+        // SAFETY: 16-byte loads at 0 and at `n - 16` of `n` bytes,
+        // `16 <= n`.
+        let (first, last) = unsafe {
+            (_mm_loadu_si128(p.cast()), _mm_loadu_si128(p.add(n - 16).cast()))
+        };
+        let m = _mm_movemask_epi8(_mm_cmpeq_epi8(first, v)) as u32;
+        if m != 0 {
+            return Some(m.trailing_zeros() as usize);
+        }
+        let m = _mm_movemask_epi8(_mm_cmpeq_epi8(last, v)) as u32;
+        return (m != 0).then(|| n - 16 + m.trailing_zeros() as usize);
+    }
+    let v = _mm256_set1_epi8(c as i8);
+    let hits = |at: usize| {
+        // SAFETY: every call below has `at <= n - 32` (`n >= 32` here).
+        let w = unsafe { _mm256_loadu_si256(p.add(at).cast()) };
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(w, v)) as u32
+    };
+    // The first 256 bytes 32 at a time, the last load ending at `n`.
+    let mut at = 0;
+    while at < n.min(256) {
+        let from = at.min(n - 32);
+        let m = hits(from);
+        if m != 0 {
+            return Some(from + m.trailing_zeros() as usize);
+        }
+        at += 32;
+    }
+    let rest = bytes.get(256..).unwrap_or(&[]);
+    memchr::memchr(c, rest).map(|k| 256 + k)
+}
+
+/// The first `c` in fewer than 16 bytes: two 8-byte words (overlapping
+/// where there are fewer than 16), each tested for a zero byte after an
+/// exclusive or with `c` in every byte, or a byte loop for fewer than 8.
+/// The lowest byte the test flags is the first zero byte: a borrow only
+/// flags bytes above one.
+fn find_byte_short(bytes: &[u8], c: u8) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let n = bytes.len();
+    if n < 8 {
+        return bytes.iter().position(|&b| b == c);
+    }
+    let zeros = |at: usize| {
+        let w = bytes
+            .get(at..at + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+            .map_or(0, u64::from_le_bytes)
+            ^ (ONES * u64::from(c));
+        w.wrapping_sub(ONES) & !w & HIGH
+    };
+    let z = zeros(0);
+    if z != 0 {
+        return Some(z.trailing_zeros() as usize / 8);
+    }
+    let z = zeros(n - 8);
+    (z != 0).then(|| n - 8 + z.trailing_zeros() as usize / 8)
 }
 
 /// The positions in `bytes` of `a`, of `b` and of the bytes that are not
@@ -1232,10 +1355,10 @@ mod tests {
     #[test]
     fn find_byte_agrees_with_a_byte_loop() {
         // The byte sought (and a second copy after it) at every place of
-        // every length to 200, or absent; NUL too, which the zeroed
+        // every length to 320, or absent; NUL too, which the zeroed
         // bytes of a short load must not match, and a byte not ASCII.
         for c in [b'<', 0, 0xFF] {
-            for len in 0..200usize {
+            for len in 0..320usize {
                 for at in 0..=len {
                     let mut b: Vec<u8> =
                         (0..len).map(|i| b'a' + (i % 26) as u8).collect();
@@ -1247,6 +1370,17 @@ mod tests {
                     }
                     let want = b.iter().position(|&x| x == c);
                     assert_eq!(find_byte(&b, c), want, "{c} {len} {at}");
+                    // The AVX2 path whatever the CPU prefers.
+                    #[cfg(target_arch = "x86_64")]
+                    if has_avx2() {
+                        // SAFETY: `has_avx2()` says the CPU has AVX2.
+                        let avx2 = unsafe { find_byte_avx2(&b, c) };
+                        assert_eq!(avx2, want, "avx2 {c} {len} {at}");
+                    }
+                    if len < 16 {
+                        let short = find_byte_short(&b, c);
+                        assert_eq!(short, want, "short {c} {len} {at}");
+                    }
                     let all: Vec<usize> =
                         (0..len).filter(|&i| b[i] == c).collect();
                     let found: Vec<usize> = byte_positions(&b, c).collect();
