@@ -172,6 +172,12 @@ pub(crate) struct Messages<R> {
     start: usize,
     /// How far into `buf[start..]` a separator was already looked for.
     searched: usize,
+    /// The quoted `>From ` lines met by that search (mbox): each line's
+    /// start in `buf[start..]` and the end of its `From `, in order.
+    quoted: Vec<(usize, usize)>,
+    /// `quoted` holds every such line before this offset of
+    /// `buf[start..]`.
+    quoted_upto: usize,
     /// Offset in the input of `buf[start]`.
     buf_offset: u64,
     /// Newlines in the input before `buf[start]`.
@@ -230,6 +236,8 @@ impl<R: Read> Messages<R> {
             buf: Vec::new(),
             start: 0,
             searched: 0,
+            quoted: Vec::new(),
+            quoted_upto: 0,
             buf_offset: 0,
             buf_line: 0,
             lines: true,
@@ -335,9 +343,22 @@ impl<R: Read> Messages<R> {
                 (Framing::Mbox, Length::End(end)) => Sep::At(end),
                 (Framing::Mbox, _) => {
                     let first = self.number == 0 && self.buf_offset == 0;
-                    self.search(|buf, from, eof| {
-                        find_separator(buf, from, eof, first)
-                    })
+                    let pending = &self.buf[self.start..];
+                    let from = self.searched.saturating_sub(8);
+                    let found = find_separator(
+                        pending,
+                        (from, self.eof, first),
+                        &mut self.quoted,
+                    );
+                    self.searched = match found {
+                        Sep::Undecided(p) => p,
+                        _ => pending.len(),
+                    };
+                    self.quoted_upto = match found {
+                        Sep::At(p) | Sep::Undecided(p) => p,
+                        Sep::None => pending.len(),
+                    };
+                    found
                 }
                 (Framing::Mmdf, _) => self.search(find_mmdf_separator),
                 (Framing::Babyl, _) => {
@@ -442,6 +463,8 @@ impl<R: Read> Messages<R> {
         self.buf_offset += n as u64;
         self.start += n;
         self.searched = 0;
+        self.quoted.clear();
+        self.quoted_upto = 0;
     }
 
     /// Take the first `n` bytes as a message.
@@ -452,6 +475,12 @@ impl<R: Read> Messages<R> {
         }
         let bytes = &self.buf[self.start..self.start + n];
         let (raw, removed) = match self.framing {
+            // The separator's search met every quoted line before `n`
+            // whose `From ` ends by `n`: no second pass.
+            Framing::Mbox if n <= self.quoted_upto => unquote_lines(
+                bytes,
+                self.quoted.iter().filter(|&&(_, e)| e <= n).map(|&(l, _)| l),
+            ),
             Framing::Mbox => unquote_from(bytes),
             Framing::Babyl if !cut && !continuation => without_eooh(bytes),
             _ => (bytes.to_vec(), Vec::new()),
@@ -489,8 +518,14 @@ enum Sep {
 /// the first line that starts with `From `, comes at the start of `buf`
 /// or after an empty line, and looks like a separator. The first line of
 /// the input (`first`) is one whatever it holds. The search starts at
-/// `from`; `eof` says that nothing follows `buf`.
-fn find_separator(buf: &[u8], from: usize, eof: bool, first: bool) -> Sep {
+/// `from`; `eof` says that nothing follows `buf`. In the same pass, the
+/// quoted `>From ` lines before the separator not yet in `quoted` are
+/// added to it (each line's start and the end of its `From `).
+fn find_separator(
+    buf: &[u8],
+    (from, eof, first): (usize, bool, bool),
+    quoted: &mut Vec<(usize, usize)>,
+) -> Sep {
     // Whether the line at `p` is a separator; `None` while its end is
     // not read.
     let decide = |p: usize| {
@@ -514,7 +549,22 @@ fn find_separator(buf: &[u8], from: usize, eof: bool, first: bool) -> Sep {
     }
     let from = from.min(buf.len());
     for p in FINDERS.from_line.find_iter(&buf[from..]) {
-        let p = from + p + 1;
+        let p = from + p;
+        match p.checked_sub(1).and_then(|i| buf.get(i)) {
+            Some(b'\n') => {}
+            Some(b'>') => {
+                let mut line = p - 1;
+                while line > 0 && buf[line - 1] == b'>' {
+                    line -= 1;
+                }
+                let at_start = line == 0 || buf[line - 1] == b'\n';
+                if at_start && quoted.last().is_none_or(|&(l, _)| l < line) {
+                    quoted.push((line, p + b"From ".len()));
+                }
+                continue;
+            }
+            _ => continue,
+        }
         let before = &buf[..p - 1];
         let after_empty = before.is_empty()
             || before.ends_with(b"\n")
@@ -726,10 +776,10 @@ fn content_length_end(
 ) -> Option<Length> {
     let more =
         if eof || pending.len() > max { None } else { Some(Length::Unknown) };
-    let Some(body) = header_end(pending) else {
+    let (Some(body), length) = read_header(pending) else {
         return more.filter(|_| pending.len() < MAX_HEADER);
     };
-    let length = content_length(&pending[..body])?;
+    let length = length?;
     let end = body.checked_add(length).filter(|&e| e <= max)?;
     // Enough to read the next line whole (an empty line, then a `From `
     // line), unless the input ends first.
@@ -756,90 +806,95 @@ fn content_length_end(
     None
 }
 
-/// Searchers built once: the header's end, `Content-Length`, the next
-/// `From ` line and quoted ones are looked for in every message.
+/// Searchers built once: the next `From ` line and quoted ones are
+/// looked for in every message.
 struct Finders {
-    lf_lf: Finder<'static>,
-    lf_crlf: Finder<'static>,
-    length: [Finder<'static>; 3],
     from_line: Finder<'static>,
     quoted_from: Finder<'static>,
 }
 
 static FINDERS: LazyLock<Finders> = LazyLock::new(|| Finders {
-    from_line: Finder::new(b"\nFrom "),
+    from_line: Finder::new(b"From "),
     quoted_from: Finder::new(b">From "),
-    lf_lf: Finder::new(b"\n\n"),
-    lf_crlf: Finder::new(b"\n\r\n"),
-    length: [
-        Finder::new(b"-Length:"),
-        Finder::new(b"-length:"),
-        Finder::new(b"-LENGTH:"),
-    ],
 });
 
-/// The offset just past the empty line that ends the header at the
-/// start of `msg`, looked for in its first [`MAX_HEADER`] bytes.
-fn header_end(msg: &[u8]) -> Option<usize> {
+/// The header at the start of `msg`, read once line by line in its first
+/// [`MAX_HEADER`] bytes: the offset just past the empty line that ends
+/// it (`None` if there is none there), and the value of its first
+/// `Content-Length` field (its name in any case, at a line start; digits,
+/// whitespace around them allowed; `None` when the field is absent or
+/// its value is not such digits).
+fn read_header(msg: &[u8]) -> (Option<usize>, Option<usize>) {
+    const NAME: &[u8] = b"content-length:";
     let msg = &msg[..msg.len().min(MAX_HEADER)];
     if msg.starts_with(b"\n") {
-        return Some(1);
+        return (Some(1), None);
     }
     if msg.starts_with(b"\r\n") {
-        return Some(2);
+        return (Some(2), None);
     }
-    // The first of `\n\n` and `\n\r\n`; the second is looked for only
-    // before the first.
-    let lf = FINDERS.lf_lf.find(msg);
-    let before = &msg[..lf.map_or(msg.len(), |p| p + 1)];
-    match FINDERS.lf_crlf.find(before) {
-        Some(p) => Some(p + 3),
-        None => lf.map(|p| p + 2),
-    }
-}
-
-/// The value of the first `Content-Length` field of `header`: digits,
-/// whitespace around them allowed.
-fn content_length(header: &[u8]) -> Option<usize> {
-    const NAME: &[u8] = b"content-length:";
-    // The field's name at a line start: found by its tail in the cases
-    // writers use, then checked in full.
-    let at_line_start = |tail: usize| {
-        let at = tail.checked_sub(NAME.len() - b"-length:".len())?;
-        let line_start = at == 0 || header.get(at - 1) == Some(&b'\n');
-        let name = header.get(at..at + NAME.len())?;
-        (line_start && name.eq_ignore_ascii_case(NAME)).then_some(at)
+    let mut field = None;
+    let mut line = 0;
+    let end = loop {
+        let rest = msg.get(line..).unwrap_or(&[]);
+        // Most lines differ in their first byte.
+        if field.is_none()
+            && rest.first().is_some_and(|&b| b | 0x20 == b'c')
+            && rest
+                .get(..NAME.len())
+                .is_some_and(|n| n.eq_ignore_ascii_case(NAME))
+        {
+            field = Some(line + NAME.len());
+        }
+        let Some(nl) = crate::sieve::find_byte(rest, b'\n') else {
+            return (None, None);
+        };
+        line += nl + 1;
+        // The first `\n\n` or `\n\r\n` ends the header.
+        match msg.get(line..) {
+            Some([b'\n', ..]) => break line + 1,
+            Some([b'\r', b'\n', ..]) => break line + 2,
+            _ => {}
+        }
     };
-    let at = FINDERS
-        .length
-        .iter()
-        .filter_map(|f| f.find_iter(header).find_map(at_line_start))
-        .min()?;
-    let line = &header[at + NAME.len()..];
-    let v =
-        line[..memchr::memchr(b'\n', line).unwrap_or(line.len())].trim_ascii();
-    if !digits(v, 1, 19) {
-        return None;
-    }
-    std::str::from_utf8(v).ok()?.parse().ok()
+    let length = field.and_then(|at| {
+        let value = msg.get(at..end).unwrap_or(&[]);
+        let v = value[..memchr::memchr(b'\n', value).unwrap_or(value.len())]
+            .trim_ascii();
+        if !digits(v, 1, 19) {
+            return None;
+        }
+        std::str::from_utf8(v).ok()?.parse().ok()
+    });
+    (Some(end), length)
 }
 
 /// Undo mboxrd / mboxo quoting: a line `>From `, `>>From `, ... loses
 /// one `>`. Returns the new bytes and the offsets (in them) where a `>`
 /// was removed.
 fn unquote_from(msg: &[u8]) -> (Vec<u8>, Vec<usize>) {
-    let mut out = Vec::with_capacity(msg.len());
-    let mut removed = Vec::new();
-    let mut copied = 0;
     // Quoted lines are rare: find `>From ` and copy what lies between.
-    for pos in FINDERS.quoted_from.find_iter(msg) {
+    let lines = FINDERS.quoted_from.find_iter(msg).filter_map(|pos| {
         let mut line = pos;
         while line > 0 && msg[line - 1] == b'>' {
             line -= 1;
         }
-        if line > 0 && msg[line - 1] != b'\n' {
-            continue; // `>From ` inside a line
-        }
+        // Not `>From ` inside a line.
+        (line == 0 || msg[line - 1] == b'\n').then_some(line)
+    });
+    unquote_lines(msg, lines)
+}
+
+/// `msg` without the first `>` of each line starting at `lines` (in
+/// order), and the offsets in the result where one was removed.
+fn unquote_lines(
+    msg: &[u8],
+    lines: impl Iterator<Item = usize>,
+) -> (Vec<u8>, Vec<usize>) {
+    let mut out = Vec::with_capacity(msg.len());
+    let mut removed = Vec::new();
+    let mut copied = 0;
+    for line in lines {
         out.extend_from_slice(&msg[copied..line]);
         removed.push(out.len());
         copied = line + 1; // the line's first `>` is dropped
@@ -867,13 +922,64 @@ mod tests {
         (out, removed)
     }
 
+    /// The header's end and `Content-Length` by definition: the first
+    /// `\n\n` or `\n\r\n` (or an empty first line), and the first line
+    /// before it that starts with the field's name, in any case.
+    fn header_by_definition(msg: &[u8]) -> (Option<usize>, Option<usize>) {
+        let end = if msg.starts_with(b"\n") {
+            Some(1)
+        } else if msg.starts_with(b"\r\n") {
+            Some(2)
+        } else {
+            (0..msg.len()).find_map(|i| match &msg[i..] {
+                [b'\n', b'\n', ..] => Some(i + 2),
+                [b'\n', b'\r', b'\n', ..] => Some(i + 3),
+                _ => None,
+            })
+        };
+        let Some(end) = end else { return (None, None) };
+        let header = &msg[..end];
+        let field = (0..end)
+            .filter(|&i| i == 0 || header[i - 1] == b'\n')
+            .find(|&i| {
+                header.len() >= i + 15
+                    && header[i..i + 15]
+                        .eq_ignore_ascii_case(b"content-length:")
+            });
+        let length = field.and_then(|i| {
+            let v = header[i + 15..].split(|&b| b == b'\n').next()?;
+            let v = v.trim_ascii();
+            (!v.is_empty()
+                && v.len() <= 19
+                && v.iter().all(u8::is_ascii_digit))
+            .then(|| std::str::from_utf8(v).ok()?.parse().ok())
+            .flatten()
+        });
+        (Some(end), length)
+    }
+
     #[test]
-    fn unquote_from_agrees_with_lines() {
-        let pieces: [&[u8]; 6] =
-            [b">", b"From ", b"\n", b"x", b">From ", b" "];
-        // Every sequence of up to 6 pieces (6^6 = 46,656 texts).
+    fn read_header_agrees_with_the_definition() {
+        let pieces: [&[u8]; 8] = [
+            b"Content-Length: 12\n",
+            b"content-LENGTH:5 \r\n",
+            b"X: y\n",
+            b"\n",
+            b"\r\n",
+            b"Content-Length: x\n",
+            b" Content-Length: 3\n",
+            b"S: Content-Length: 4",
+        ];
+        // Every sequence of up to 5 pieces (8^5 = 32,768 texts).
+        each_sequence(&pieces, 5, |t| {
+            assert_eq!(read_header(t), header_by_definition(t), "{t:?}");
+        });
+    }
+
+    /// `check` on every sequence of 1 to `most` of `pieces`.
+    fn each_sequence(pieces: &[&[u8]], most: usize, check: impl Fn(&[u8])) {
         let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
-        for _ in 0..6 {
+        for _ in 0..most {
             let mut next = Vec::new();
             for t in &texts {
                 for p in pieces {
@@ -882,11 +988,76 @@ mod tests {
                     next.push(u);
                 }
             }
-            for t in &next {
-                assert_eq!(unquote_from(t), unquote_by_lines(t), "{t:?}");
-            }
+            next.iter().for_each(|t| check(t));
             texts = next;
         }
+    }
+
+    /// Each message's bytes as `unquote_from` makes them from its span
+    /// of the input: the quoted lines met by the separator search are
+    /// the ones a pass of their own finds.
+    fn check_unquoted(input: &[u8], max: usize) {
+        let mut m = Messages::new(input, Framing::Mbox, max);
+        while let Some(msg) = m.next_message().unwrap() {
+            let start = msg.offset as usize;
+            let span =
+                &input[start..start + msg.raw.len() + msg.removed.len()];
+            let want = unquote_from(span);
+            assert_eq!(
+                (&msg.raw, &msg.removed),
+                (&want.0, &want.1),
+                "{start}"
+            );
+        }
+    }
+
+    #[test]
+    fn quoted_lines_of_the_separator_search_agree_with_unquote_from() {
+        let pieces: [&[u8]; 9] = [
+            b"From a@b Thu Jan  1 00:00:00 1970\n",
+            b"\n",
+            b">From x\n",
+            b">>From y\n",
+            b"From here on\n",
+            b"text >From q\n",
+            b">>",
+            b"From ",
+            b"Content-Length: 2\n\nab\n",
+        ];
+        let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1d);
+        for round in 0..3000 {
+            let mut input =
+                b"From a@b Thu Jan  1 00:00:00 1970\nS: x\n\n".to_vec();
+            for _ in 0..next() % 40 {
+                input.extend_from_slice(pieces[(next() % 9) as usize]);
+            }
+            for max in [1024, 1 << 20] {
+                check_unquoted(&input, max);
+            }
+            // A read boundary (`READ`) inside or around a quoted line:
+            // the search goes on in the next read.
+            if round < 24 {
+                let mut big =
+                    b"From a@b Thu Jan  1 00:00:00 1970\n\n".to_vec();
+                while big.len() < READ - 12 + round {
+                    big.extend_from_slice(b"filler line\n");
+                }
+                big.truncate(READ - 12 + round);
+                big.extend_from_slice(b"\n>>From z\n>From w\n\nFrom a@b Thu Jan  1 00:00 1970\n>From v\n");
+                check_unquoted(&big, 4 << 20);
+                check_unquoted(&big, READ - 4);
+            }
+        }
+    }
+
+    #[test]
+    fn unquote_from_agrees_with_lines() {
+        let pieces: [&[u8]; 6] =
+            [b">", b"From ", b"\n", b"x", b">From ", b" "];
+        // Every sequence of up to 6 pieces (6^6 = 46,656 texts).
+        each_sequence(&pieces, 6, |t| {
+            assert_eq!(unquote_from(t), unquote_by_lines(t), "{t:?}");
+        });
     }
 
     fn all(input: &[u8], framing: Framing, max: usize) -> Vec<Message> {
