@@ -358,6 +358,7 @@ fn decode_to(s: &str, attr: bool, out: &mut String) {
 }
 
 /// Position of the first `c` in `b[from..to]`.
+#[inline]
 fn find_byte(b: &[u8], from: usize, to: usize, c: u8) -> Option<usize> {
     b.get(from..to).and_then(|s| sieve::find_byte(s, c)).map(|k| from + k)
 }
