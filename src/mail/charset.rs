@@ -139,7 +139,7 @@ pub(super) fn to_utf8(
     exact: bool,
 ) -> (String, OffsetMap, bool) {
     if enc == UTF_8
-        && let Ok(s) = std::str::from_utf8(input)
+        && let Some(s) = crate::sieve::utf8(input)
     {
         return (s.to_string(), OffsetMap::linear_from(0), false);
     }

@@ -1087,7 +1087,7 @@ impl<'a> Walker<'a, '_> {
         }
         let (bytes, map) =
             without_yenc(Cow::Borrowed(bytes), OffsetMap::linear_from(start));
-        let enc = if std::str::from_utf8(&bytes).is_ok() {
+        let enc = if crate::sieve::utf8(&bytes).is_some() {
             UTF_8
         } else {
             WINDOWS_1252
@@ -1237,13 +1237,13 @@ impl<'a> Walker<'a, '_> {
         // Valid UTF-8 is the text as it is: borrowed where the bytes
         // are the message's own.
         let utf8 = |bytes: Cow<'a, [u8]>| match bytes {
-            Cow::Borrowed(b) => match std::str::from_utf8(b) {
-                Ok(text) => Ok(Cow::Borrowed(text)),
-                Err(_) => Err(Cow::Borrowed(b)),
+            Cow::Borrowed(b) => match crate::sieve::utf8(b) {
+                Some(text) => Ok(Cow::Borrowed(text)),
+                None => Err(Cow::Borrowed(b)),
             },
-            Cow::Owned(v) => match String::from_utf8(v) {
+            Cow::Owned(v) => match crate::sieve::utf8_string(v) {
                 Ok(text) => Ok(Cow::Owned(text)),
-                Err(e) => Err(Cow::Owned(e.into_bytes())),
+                Err(v) => Err(Cow::Owned(v)),
             },
         };
         let conv = if declared_ascii && !lenient {
