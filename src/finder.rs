@@ -132,7 +132,7 @@ impl Finder {
                 return;
             };
             if keep(&c, &mut hit) {
-                urls.push_str(url);
+                push_url(urls, url);
                 out.push(hit);
             }
         });
@@ -150,7 +150,7 @@ impl Finder {
     ) -> Option<Hit> {
         let pending = UrlText::pending(urls.len(), text.len());
         let hit = self.build_hit_with(text, base, context, pending)?;
-        urls.push_str(text);
+        push_url(urls, text);
         Some(hit)
     }
 
@@ -413,6 +413,20 @@ fn has_dot_segment(path: &str) -> bool {
         (i == 0 || b[i - 1] == b'/')
             && (bound(i + 1) || (b[i + 1] == b'.' && bound(i + 2)))
     })
+}
+
+/// Room a message's URL buffer is given at its first URL: a few dozen
+/// URLs before it grows (most messages hold fewer; a message without
+/// one allocates none).
+const URLS_ROOM: usize = 2048;
+
+/// `url` appended to a buffer of URLs (see [`Finder::find_in_buffer`]).
+#[inline]
+fn push_url(urls: &mut String, url: &str) {
+    if urls.capacity() == 0 {
+        urls.reserve(URLS_ROOM.max(url.len()));
+    }
+    urls.push_str(url);
 }
 
 #[cfg(test)]

@@ -202,15 +202,17 @@ pub(crate) fn message_hits(
     msg: &Message,
     out: &mut Vec<Hit>,
 ) -> Vec<String> {
-    // The URLs of all the message's hits, in one buffer, with room for
-    // a few dozen at once (fitted to what they take below).
+    // The URLs of all the message's hits, in one buffer, given room for
+    // a few dozen at the first (fitted to what they take below).
     let first = out.len();
-    let mut urls = String::with_capacity(2048);
+    let mut urls = String::new();
     let warnings = collect_hits(ex, cfg, msg, &mut urls, out);
-    urls.shrink_to_fit();
-    let urls = Arc::new(urls);
-    for hit in &mut out[first..] {
-        hit.url.attach(&urls);
+    if out.len() > first {
+        urls.shrink_to_fit();
+        let urls = Arc::new(urls);
+        for hit in &mut out[first..] {
+            hit.url.attach(&urls);
+        }
     }
     warnings
 }
