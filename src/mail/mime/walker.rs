@@ -372,17 +372,17 @@ impl<'a> Walker<'a, '_> {
         let base = self.part_base(&info, inherited, path);
         // A body without a type is text (an HTTP body too: nothing in it
         // is lost, and RFC 9110 8.3 lets a recipient sniff it).
-        let ct = match &info.content_type {
-            Some(ct) => ct.clone(),
-            None if kind == Kind::DigestChild => "message/rfc822".to_string(),
-            None => "text/plain".to_string(),
+        let ct: &str = match &info.content_type {
+            Some(ct) => ct,
+            None if kind == Kind::DigestChild => "message/rfc822",
+            None => "text/plain",
         };
         match record {
             // A record's own fields describe it; they are not scanned.
             Some(r) => self.parsed.record = Some(std::sync::Arc::new(r)),
             None => {
                 for f in &fields {
-                    self.header_piece(f, path, &base, &ct);
+                    self.header_piece(f, path, &base, ct);
                 }
             }
         }
@@ -391,7 +391,7 @@ impl<'a> Walker<'a, '_> {
             info.http = Some(self.codings(&fields));
             info.transfer = None;
         }
-        self.body(&info, &ct, body_start, end, path, depth, base.as_deref());
+        self.body(&info, ct, body_start, end, path, depth, base.as_deref());
     }
 
     /// The codings an HTTP message's fields name, lower case.
