@@ -871,6 +871,7 @@ fn find_byte_avx2(bytes: &[u8], c: u8) -> Option<usize> {
 /// exclusive or with `c` in every byte, or a byte loop for fewer than 8.
 /// The lowest byte the test flags is the first zero byte: a borrow only
 /// flags bytes above one.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 fn find_byte_short(bytes: &[u8], c: u8) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;

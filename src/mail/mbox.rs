@@ -173,10 +173,12 @@ pub(crate) struct Messages<R> {
     /// How far into `buf[start..]` a separator was already looked for.
     searched: usize,
     /// The quoted `>From ` lines met by that search (mbox): each line's
-    /// start in `buf[start..]` and the end of its `From `, in order.
+    /// start in `buf[start..]` and the end of its `From `, in order; at
+    /// most [`MAX_QUOTED`].
     quoted: Vec<(usize, usize)>,
     /// `quoted` holds every such line before this offset of
-    /// `buf[start..]`.
+    /// `buf[start..]` (0 once it is full: the message is then searched
+    /// again for them as it is copied).
     quoted_upto: usize,
     /// Offset in the input of `buf[start]`.
     buf_offset: u64,
@@ -225,6 +227,11 @@ const MAX_FROM_LINE: usize = 1024;
 
 /// Longest header looked at for a `Content-Length`.
 const MAX_HEADER: usize = 1 << 20;
+
+/// Most quoted `>From ` lines of a message noted by the separator search
+/// (1 MiB of notes); a message with more is searched for them again as
+/// it is copied.
+const MAX_QUOTED: usize = 1 << 16;
 
 impl<R: Read> Messages<R> {
     /// Messages of at most `max` bytes (longer ones are cut, and the rest
@@ -355,6 +362,7 @@ impl<R: Read> Messages<R> {
                         _ => pending.len(),
                     };
                     self.quoted_upto = match found {
+                        _ if self.quoted.len() >= MAX_QUOTED => 0,
                         Sep::At(p) | Sep::Undecided(p) => p,
                         Sep::None => pending.len(),
                     };
@@ -558,7 +566,10 @@ fn find_separator(
                     line -= 1;
                 }
                 let at_start = line == 0 || buf[line - 1] == b'\n';
-                if at_start && quoted.last().is_none_or(|&(l, _)| l < line) {
+                if at_start
+                    && quoted.len() < MAX_QUOTED
+                    && quoted.last().is_none_or(|&(l, _)| l < line)
+                {
                     quoted.push((line, p + b"From ".len()));
                 }
                 continue;
@@ -1033,6 +1044,18 @@ mod tests {
             }
             for max in [1024, 1 << 20] {
                 check_unquoted(&input, max);
+            }
+            // More quoted lines than are noted.
+            if round == 0 {
+                let mut many =
+                    b"From a@b Thu Jan  1 00:00:00 1970\n\n".to_vec();
+                for _ in 0..MAX_QUOTED + 10 {
+                    many.extend_from_slice(b">From x\n");
+                }
+                check_unquoted(&many, 4 << 20);
+                let mut m = Messages::new(&many[..], Framing::Mbox, 4 << 20);
+                let msg = m.next_message().unwrap().unwrap();
+                assert_eq!(msg.removed.len(), MAX_QUOTED + 10);
             }
             // A read boundary (`READ`) inside or around a quoted line:
             // the search goes on in the next read.
