@@ -671,15 +671,21 @@ fn rfind_in_avx512(bytes: &[u8], table: &[u8; 128]) -> Option<usize> {
     None
 }
 
-/// `bytes` as text if they are valid UTF-8: the ASCII bytes at their
-/// start are passed over 128 at a time with AVX2 (a body of mail is
-/// mostly ASCII), the rest checked by `std::str::from_utf8`.
+/// `bytes` as text if they are valid UTF-8: with AVX2, the ASCII bytes
+/// at the start of 64 or more are passed over 128 at a time (a body of
+/// mail is mostly ASCII) and the rest checked by `std::str::from_utf8`,
+/// which checks the whole otherwise.
 pub(crate) fn utf8(bytes: &[u8]) -> Option<&str> {
-    let ascii = ascii_prefix(bytes);
-    std::str::from_utf8(bytes.get(ascii..).unwrap_or(&[])).ok()?;
-    // SAFETY: `bytes[..ascii]` is ASCII and `bytes[ascii..]` valid UTF-8
-    // (starting at a byte that is not ASCII, so not inside a character).
-    Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+    #[cfg(target_arch = "x86_64")]
+    if bytes.len() >= 64 && has_avx2() {
+        // SAFETY: `has_avx2()` says the CPU has AVX2.
+        let ascii = unsafe { ascii_prefix_avx2(bytes) };
+        std::str::from_utf8(bytes.get(ascii..).unwrap_or(&[])).ok()?;
+        // SAFETY: `bytes[..ascii]` is ASCII and `bytes[ascii..]` valid
+        // UTF-8, so the whole is valid UTF-8.
+        return Some(unsafe { std::str::from_utf8_unchecked(bytes) });
+    }
+    std::str::from_utf8(bytes).ok()
 }
 
 /// [`utf8`] for bytes owned: the text, or the bytes back.
@@ -692,17 +698,7 @@ pub(crate) fn utf8_string(bytes: Vec<u8>) -> Result<String, Vec<u8>> {
 }
 
 /// How many of the first bytes of `bytes` are ASCII: 128 bytes a step
-/// (four 32-byte loads or-ed) with AVX2 for 64 bytes or more, then 32
-/// at a time; `std`'s word-at-a-time check otherwise.
-fn ascii_prefix(bytes: &[u8]) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if bytes.len() >= 64 && has_avx2() {
-        // SAFETY: `has_avx2()` says the CPU has AVX2.
-        return unsafe { ascii_prefix_avx2(bytes) };
-    }
-    bytes.iter().position(|b| !b.is_ascii()).unwrap_or(bytes.len())
-}
-
+/// (four 32-byte loads or-ed), then 32 at a time, then a byte loop.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn ascii_prefix_avx2(bytes: &[u8]) -> usize {
@@ -1432,12 +1428,17 @@ mod tests {
                     assert_eq!(utf8(&b), want, "{len} {at} {piece:?}");
                     let owned = utf8_string(b.clone());
                     assert_eq!(owned.as_deref().ok(), want, "{len} {at}");
-                    let want_ascii = b.iter().position(|x| !x.is_ascii());
-                    assert_eq!(
-                        ascii_prefix(&b),
-                        want_ascii.unwrap_or(b.len()),
-                        "{len} {at}"
-                    );
+                    #[cfg(target_arch = "x86_64")]
+                    if has_avx2() {
+                        let want = b.iter().position(|x| !x.is_ascii());
+                        // SAFETY: `has_avx2()` says the CPU has AVX2.
+                        let ascii = unsafe { ascii_prefix_avx2(&b) };
+                        assert_eq!(
+                            ascii,
+                            want.unwrap_or(b.len()),
+                            "{len} {at}"
+                        );
+                    }
                 }
             }
         }

@@ -350,25 +350,13 @@ impl<R: Read> Messages<R> {
                 (Framing::Mbox, Length::End(end)) => Sep::At(end),
                 (Framing::Mbox, _) => {
                     let first = self.number == 0 && self.buf_offset == 0;
-                    let pending = &self.buf[self.start..];
-                    let from = self.searched.saturating_sub(8);
-                    let found = find_separator(
-                        pending,
-                        (from, self.eof, first),
-                        &mut self.quoted,
-                    );
-                    self.searched = match found {
-                        Sep::Undecided(p) => p,
-                        _ => pending.len(),
-                    };
-                    self.quoted_upto = match found {
-                        _ if self.quoted.len() >= MAX_QUOTED => 0,
-                        Sep::At(p) | Sep::Undecided(p) => p,
-                        Sep::None => pending.len(),
-                    };
-                    found
+                    self.search(|buf, from, eof, quoted| {
+                        find_separator(buf, (from, eof, first), quoted)
+                    })
                 }
-                (Framing::Mmdf, _) => self.search(find_mmdf_separator),
+                (Framing::Mmdf, _) => self.search(|buf, from, eof, _| {
+                    find_mmdf_separator(buf, from, eof)
+                }),
                 (Framing::Babyl, _) => {
                     let pending = &self.buf[self.start..];
                     if self.number == 0
@@ -450,14 +438,24 @@ impl<R: Read> Messages<R> {
     }
 
     /// The next separator in what is pending by `find` (given where to
-    /// search from: a little before where the last search stopped), and
-    /// where the next search is to start.
-    fn search(&mut self, find: impl Fn(&[u8], usize, bool) -> Sep) -> Sep {
+    /// search from: a little before where the last search stopped, and
+    /// the quoted lines noted so far), where the next search is to start,
+    /// and how far the quoted lines are known.
+    fn search(
+        &mut self,
+        find: impl FnOnce(&[u8], usize, bool, &mut Vec<(usize, usize)>) -> Sep,
+    ) -> Sep {
         let pending = &self.buf[self.start..];
-        let found = find(pending, self.searched.saturating_sub(8), self.eof);
+        let from = self.searched.saturating_sub(8);
+        let found = find(pending, from, self.eof, &mut self.quoted);
         self.searched = match found {
             Sep::Undecided(p) => p,
             _ => pending.len(),
+        };
+        self.quoted_upto = match found {
+            _ if self.quoted.len() >= MAX_QUOTED => 0,
+            Sep::At(p) | Sep::Undecided(p) => p,
+            Sep::None => pending.len(),
         };
         found
     }
