@@ -1,8 +1,10 @@
 //! Message framing: cuts an mbox (mboxo, mboxrd, mboxcl, mboxcl2), an
 //! MMDF mailbox or a Babyl file (Emacs Rmail) into messages, or takes a whole file as one message
 //! (Maildir, `.eml`, a news spool article), streaming, with a bound on
-//! the size of one message. It undoes mboxrd `>From ` quoting in a copy and keeps the
-//! map back to the original bytes.
+//! the size of one message. A message's bytes are a range of the buffer
+//! its input was read into, shared with the messages read with it (no
+//! copy, no allocation each); where mboxrd `>From ` quoting is undone,
+//! a copy without the `>`s, with the map back to the original bytes.
 //!
 //! # Where a message ends
 //!
@@ -37,8 +39,10 @@
 //! longer than the size limit is cut there (the rest comes as
 //! continuation pieces) and its `Content-Length` is not used.
 
+use std::fmt;
 use std::io::{self, Read};
-use std::sync::LazyLock;
+use std::ops::{Deref, Range};
+use std::sync::{Arc, LazyLock};
 
 use memchr::memmem::Finder;
 
@@ -58,14 +62,66 @@ pub(crate) enum Framing {
     Single,
 }
 
-/// One message, copied out of its input.
+/// A message's bytes: a range of the buffer its input was read into,
+/// shared by the messages read with it and freed with the last of them,
+/// or bytes of its own where the reader changed them.
+#[derive(Clone)]
+pub(crate) enum Raw {
+    Owned(Vec<u8>),
+    Shared(Arc<Vec<u8>>, Range<usize>),
+}
+
+impl Default for Raw {
+    fn default() -> Raw {
+        Raw::Owned(Vec::new())
+    }
+}
+
+impl From<Vec<u8>> for Raw {
+    fn from(bytes: Vec<u8>) -> Raw {
+        Raw::Owned(bytes)
+    }
+}
+
+impl Deref for Raw {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Raw::Owned(v) => v,
+            Raw::Shared(buf, range) => &buf[range.clone()],
+        }
+    }
+}
+
+/// By their bytes, however held.
+impl PartialEq for Raw {
+    fn eq(&self, other: &Raw) -> bool {
+        **self == **other
+    }
+}
+
+#[cfg(test)]
+impl<const N: usize> PartialEq<&[u8; N]> for Raw {
+    fn eq(&self, other: &&[u8; N]) -> bool {
+        **self == other[..]
+    }
+}
+
+impl fmt::Debug for Raw {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+/// One message of an input.
 #[derive(Debug)]
 pub(crate) struct Message {
     /// 1-based number of the message in its input.
     pub number: u64,
     /// The message's bytes, the mbox `From ` line removed and mboxrd
     /// quoting (`>From ` at the start of a body line) undone.
-    pub raw: Vec<u8>,
+    pub raw: Raw,
     /// Offsets in `raw` where a `>` was removed, sorted: a position `p`
     /// of `raw` is `p + (removals at or before p)` in the input bytes
     /// from `offset` on.
@@ -167,8 +223,12 @@ impl<R: Read> Records for Messages<R> {
 pub(crate) struct Messages<R> {
     reader: R,
     framing: Framing,
-    /// Read but not yet taken: `buf[start..]`.
-    buf: Vec<u8>,
+    /// Read but not yet taken: `buf[start..]`. Messages taken share it;
+    /// the next read goes into a buffer no message holds.
+    buf: Arc<Vec<u8>>,
+    /// Buffers given up while messages held them, each reused once they
+    /// no longer do (at most [`SPARES`]).
+    spares: Vec<Arc<Vec<u8>>>,
     start: usize,
     /// How far into `buf[start..]` a separator was already looked for.
     searched: usize,
@@ -222,6 +282,12 @@ enum Length {
 
 const READ: usize = 1 << 20;
 
+/// Most buffers kept for reuse: enough for the messages of the batches
+/// in memory at once to be read into (each buffer holds about [`READ`]
+/// bytes of them), so that buffers are not allocated and faulted in
+/// again read after read.
+const SPARES: usize = 8;
+
 /// Longest `From ` line looked at: a longer one is not a separator.
 const MAX_FROM_LINE: usize = 1024;
 
@@ -240,7 +306,8 @@ impl<R: Read> Messages<R> {
         Messages {
             reader,
             framing,
-            buf: Vec::new(),
+            buf: Arc::new(Vec::new()),
+            spares: Vec::new(),
             start: 0,
             searched: 0,
             quoted: Vec::new(),
@@ -271,13 +338,18 @@ impl<R: Read> Messages<R> {
         if self.eof {
             return Ok(false);
         }
-        // Compact once per read, not once per message.
-        self.buf.drain(..self.start);
+        // Compact once per read, not once per message; what is pending
+        // moves to a buffer of the reader's own if messages hold this one.
+        if Arc::get_mut(&mut self.buf).is_none() {
+            self.next_buffer();
+        }
+        let buf = Arc::get_mut(&mut self.buf).expect("no message holds it");
+        buf.drain(..self.start);
         self.start = 0;
         let limit = READ as u64;
-        let before = self.buf.len();
-        let read = self.reader.by_ref().take(limit).read_to_end(&mut self.buf);
-        let n = self.buf.len() - before;
+        let before = buf.len();
+        let read = self.reader.by_ref().take(limit).read_to_end(buf);
+        let n = buf.len() - before;
         if let Err(e) = read {
             // The bytes read before the error are messages too.
             self.error = Some(e);
@@ -288,6 +360,28 @@ impl<R: Read> Messages<R> {
             self.error = self.end_check.as_mut().and_then(|check| check(read));
         }
         Ok(n > 0)
+    }
+
+    /// Make a buffer no message holds the current one, what is pending
+    /// copied into it: a spare that messages no longer hold, or a new
+    /// one. The buffer given up becomes a spare unless there are enough
+    /// (or it grew for a long message: it is freed with its last
+    /// message).
+    fn next_buffer(&mut self) {
+        let pending = self.buf.len() - self.start;
+        let free = self.spares.iter().position(|b| Arc::strong_count(b) == 1);
+        let mut next = match free {
+            Some(k) => self.spares.swap_remove(k),
+            None => Arc::new(Vec::with_capacity(READ + pending)),
+        };
+        let buf = Arc::get_mut(&mut next).expect("no message holds it");
+        buf.clear();
+        buf.extend_from_slice(&self.buf[self.start..]);
+        self.start = 0;
+        let old = std::mem::replace(&mut self.buf, next);
+        if self.spares.len() < SPARES && old.capacity() <= 2 * READ {
+            self.spares.push(old);
+        }
     }
 
     /// The next message, or `None` at the end of the input. A read error
@@ -479,8 +573,9 @@ impl<R: Read> Messages<R> {
         if !continuation {
             self.number += 1;
         }
-        let bytes = &self.buf[self.start..self.start + n];
-        let (raw, removed) = match self.framing {
+        let range = self.start..self.start + n;
+        let bytes = &self.buf[range.clone()];
+        let changed = match self.framing {
             // The separator's search met every quoted line before `n`
             // whose `From ` ends by `n`: no second pass.
             Framing::Mbox if n <= self.quoted_upto => unquote_lines(
@@ -489,7 +584,11 @@ impl<R: Read> Messages<R> {
             ),
             Framing::Mbox => unquote_from(bytes),
             Framing::Babyl if !cut && !continuation => without_eooh(bytes),
-            _ => (bytes.to_vec(), Vec::new()),
+            _ => None,
+        };
+        let (raw, removed) = match changed {
+            Some((raw, removed)) => (Raw::Owned(raw), removed),
+            None => (Raw::Shared(Arc::clone(&self.buf), range), Vec::new()),
         };
         let msg = Message {
             number: self.number,
@@ -603,15 +702,16 @@ fn is_babyl_labels(line: &[u8]) -> bool {
 /// A Babyl message without its `*** EOOH ***` line and the header as
 /// shown after it (up to its empty line): the original header, then the
 /// body. The bytes left out are listed as removed (see
-/// [`Message::removed`]), one entry each, at the body's start.
-fn without_eooh(msg: &[u8]) -> (Vec<u8>, Vec<usize>) {
+/// [`Message::removed`]), one entry each, at the body's start. `None`
+/// where there is no `*** EOOH ***` line: the bytes stay as they are.
+fn without_eooh(msg: &[u8]) -> Option<(Vec<u8>, Vec<usize>)> {
     const EOOH: &[u8] = b"*** EOOH ***";
     let at = if msg.starts_with(EOOH) {
         Some(0)
     } else {
         memchr::memmem::find(msg, b"\n*** EOOH ***").map(|p| p + 1)
     };
-    let Some(at) = at else { return (msg.to_vec(), Vec::new()) };
+    let at = at?;
     // The shown header ends at its empty line (or runs to the end).
     let shown = &msg[at..];
     let end = memchr::memmem::find(shown, b"\n\n")
@@ -621,7 +721,7 @@ fn without_eooh(msg: &[u8]) -> (Vec<u8>, Vec<usize>) {
     let mut raw = Vec::with_capacity(msg.len() - end);
     raw.extend_from_slice(&msg[..at]);
     raw.extend_from_slice(&msg[at + end..]);
-    (raw, vec![at; end])
+    Some((raw, vec![at; end]))
 }
 
 /// The MMDF separator line: four `^A` bytes, alone on their line.
@@ -880,8 +980,8 @@ fn read_header(msg: &[u8]) -> (Option<usize>, Option<usize>) {
 
 /// Undo mboxrd / mboxo quoting: a line `>From `, `>>From `, ... loses
 /// one `>`. Returns the new bytes and the offsets (in them) where a `>`
-/// was removed.
-fn unquote_from(msg: &[u8]) -> (Vec<u8>, Vec<usize>) {
+/// was removed; `None` where no line is quoted.
+fn unquote_from(msg: &[u8]) -> Option<(Vec<u8>, Vec<usize>)> {
     // Quoted lines are rare: find `>From ` and copy what lies between.
     let lines = FINDERS.quoted_from.find_iter(msg).filter_map(|pos| {
         let mut line = pos;
@@ -895,11 +995,14 @@ fn unquote_from(msg: &[u8]) -> (Vec<u8>, Vec<usize>) {
 }
 
 /// `msg` without the first `>` of each line starting at `lines` (in
-/// order), and the offsets in the result where one was removed.
+/// order), and the offsets in the result where one was removed; `None`
+/// where `lines` is empty.
 fn unquote_lines(
     msg: &[u8],
     lines: impl Iterator<Item = usize>,
-) -> (Vec<u8>, Vec<usize>) {
+) -> Option<(Vec<u8>, Vec<usize>)> {
+    let mut lines = lines.peekable();
+    lines.peek()?;
     let mut out = Vec::with_capacity(msg.len());
     let mut removed = Vec::new();
     let mut copied = 0;
@@ -909,7 +1012,7 @@ fn unquote_lines(
         copied = line + 1; // the line's first `>` is dropped
     }
     out.extend_from_slice(&msg[copied..]);
-    (out, removed)
+    Some((out, removed))
 }
 
 #[cfg(test)]
@@ -1011,10 +1114,10 @@ mod tests {
             let start = msg.offset as usize;
             let span =
                 &input[start..start + msg.raw.len() + msg.removed.len()];
-            let want = unquote_from(span);
+            let want = unquoted(span);
             assert_eq!(
-                (&msg.raw, &msg.removed),
-                (&want.0, &want.1),
+                (&*msg.raw, &msg.removed),
+                (&want.0[..], &want.1),
                 "{start}"
             );
         }
@@ -1077,8 +1180,16 @@ mod tests {
             [b">", b"From ", b"\n", b"x", b">From ", b" "];
         // Every sequence of up to 6 pieces (6^6 = 46,656 texts).
         each_sequence(&pieces, 6, |t| {
-            assert_eq!(unquote_from(t), unquote_by_lines(t), "{t:?}");
+            let want = unquote_by_lines(t);
+            assert_eq!(unquoted(t), want, "{t:?}");
+            // No copy where nothing is unquoted.
+            assert_eq!(unquote_from(t).is_none(), want.1.is_empty(), "{t:?}");
         });
+    }
+
+    /// `unquote_from`, the bytes as they are where it changes nothing.
+    fn unquoted(msg: &[u8]) -> (Vec<u8>, Vec<usize>) {
+        unquote_from(msg).unwrap_or_else(|| (msg.to_vec(), Vec::new()))
     }
 
     fn all(input: &[u8], framing: Framing, max: usize) -> Vec<Message> {
@@ -1123,7 +1234,7 @@ mod tests {
 
     #[test]
     fn mboxrd_keeps_other_quotes() {
-        let (out, removed) = unquote_from(b">>From x\n> From y\n>quoted\n");
+        let (out, removed) = unquoted(b">>From x\n> From y\n>quoted\n");
         assert_eq!(out, b">From x\n> From y\n>quoted\n");
         assert_eq!(removed, vec![0]);
     }
@@ -1140,7 +1251,7 @@ mod tests {
         assert!(!v[0].continuation && v[0].truncated);
         assert!(v[1].continuation);
         assert!(v.iter().all(|m| m.number == 1));
-        let joined: Vec<u8> = v.iter().flat_map(|m| m.raw.clone()).collect();
+        let joined: Vec<u8> = v.iter().flat_map(|m| m.raw.to_vec()).collect();
         assert_eq!(joined, body);
         for m in &v {
             assert_eq!(&body[m.offset as usize..][..m.raw.len()], &m.raw[..]);
@@ -1212,7 +1323,7 @@ mod tests {
         long.extend_from_slice(b"From here on http://x.example/\n");
         let v = all(&long, Framing::Mbox, 1024);
         assert!(v.iter().all(|m| m.number == 1));
-        let joined: Vec<u8> = v.iter().flat_map(|m| m.raw.clone()).collect();
+        let joined: Vec<u8> = v.iter().flat_map(|m| m.raw.to_vec()).collect();
         assert!(joined.ends_with(b"\nFrom here on http://x.example/\n"));
     }
 
@@ -1236,7 +1347,7 @@ mod tests {
         assert_eq!(v.len(), 2, "{v:#?}");
         assert!(v[0].raw.ends_with(format!("\n\n{body1}\n").as_bytes()));
         assert_eq!(
-            v[1].raw,
+            &*v[1].raw,
             format!("Content-Length: {}\n\n{body2}", body2.len()).as_bytes()
         );
         // Without the optional empty line, and with CRLF.
@@ -1304,6 +1415,60 @@ mod tests {
         }
     }
 
+    /// Messages share the buffers they were read into, and a buffer is
+    /// read into again only once no message holds it: messages held
+    /// while many more are read (a window of about 3 MiB, over several
+    /// buffers of 1 MiB reused in turn) keep their bytes, and each one
+    /// with a quoted line has bytes of its own.
+    #[test]
+    fn messages_keep_their_bytes_while_buffers_are_reused() {
+        let body = |k: usize| {
+            let mut b = format!("Subject: {k}\n\n");
+            while b.len() < 900 + k % 700 {
+                b.push_str(&format!("line {k} of the body\n"));
+            }
+            if k.is_multiple_of(97) {
+                b.push_str(">From the quoted line\n");
+            }
+            b.push('\n');
+            b
+        };
+        let mut input = Vec::new();
+        let n = 9000;
+        for k in 0..n {
+            input.extend_from_slice(b"From a@b Thu Jan  1 00:00:00 1970\n");
+            input.extend_from_slice(body(k).as_bytes());
+        }
+        let check = |msg: &Message| {
+            let k = msg.number as usize - 1;
+            let want = body(k).replace("\n>From ", "\nFrom ");
+            assert_eq!(&*msg.raw, want.as_bytes(), "{k}");
+            assert_eq!(
+                matches!(msg.raw, Raw::Owned(_)),
+                k.is_multiple_of(97),
+                "{k}"
+            );
+        };
+        let mut m = Messages::new(&input[..], Framing::Mbox, 1 << 20);
+        let mut held = std::collections::VecDeque::new();
+        let mut buffers = std::collections::HashSet::new();
+        while let Some(msg) = m.next_message().unwrap() {
+            if let Raw::Shared(buf, _) = &msg.raw {
+                buffers.insert(Arc::as_ptr(buf) as usize);
+            }
+            held.push_back(msg);
+            if held.len() > 2500 {
+                check(&held.pop_front().unwrap());
+            }
+            assert!(m.spares.len() <= SPARES);
+        }
+        assert_eq!(m.number, n as u64);
+        held.iter().for_each(check);
+        // Over 11 MiB read into a few buffers, each reused.
+        assert!(input.len() > 11 << 20);
+        assert!((3..=SPARES + 2).contains(&buffers.len()), "{buffers:?}");
+    }
+
     #[test]
     fn random_mboxes_are_cut_at_line_starts() {
         // Every byte of the input is in one message or in a dropped
@@ -1341,7 +1506,7 @@ mod tests {
                         String::from_utf8_lossy(&input)
                     );
                 }
-                let mut back = m.raw.clone();
+                let mut back = m.raw.to_vec();
                 for &r in m.removed.iter().rev() {
                     back.insert(r, b'>');
                 }
@@ -1400,11 +1565,11 @@ mod tests {
         let mut m = Messages::new(OneByte(input), Framing::Mmdf, 1 << 20);
         let mut slow = Vec::new();
         while let Some(msg) = m.next_message().unwrap() {
-            slow.push(msg.raw);
+            slow.push(msg.raw.to_vec());
         }
         let fast: Vec<Vec<u8>> = all(input, Framing::Mmdf, 1 << 20)
             .into_iter()
-            .map(|m| m.raw)
+            .map(|m| m.raw.to_vec())
             .collect();
         assert_eq!(slow, fast);
     }

@@ -164,7 +164,7 @@ impl<R: Read> Warc<R> {
     fn message(&self, raw: Vec<u8>, offset: u64, line: u64) -> Message {
         Message {
             number: self.number,
-            raw,
+            raw: raw.into(),
             removed: Vec::new(),
             offset,
             line,
@@ -333,7 +333,7 @@ mod tests {
         let first: Vec<u8> = v
             .iter()
             .take_while(|m| m.number == 1)
-            .flat_map(|m| m.raw.clone())
+            .flat_map(|m| m.raw.to_vec())
             .collect();
         assert!(first.ends_with(b"hello"));
         assert_eq!(v.iter().filter(|m| !m.continuation).count(), 2);

@@ -536,12 +536,13 @@ impl Extractor {
             done.sort_unstable_by_key(|&(k, _)| k);
             done.into_iter().map(|(_, f)| f).collect()
         };
-        // The merge needs a message's hits, not its bytes: free them
-        // while the next batch is scanned.
+        // The merge needs a message's hits, not its bytes: let them go
+        // while the next batch is scanned (the buffer they were read
+        // into is read into again once no message holds it).
         let mut batch = batch;
         for item in &mut batch {
             if let Item::Message { msg, .. } = item {
-                msg.raw = Vec::new();
+                msg.raw = Default::default();
             }
         }
         ScannedBatch { batch, jobs, results }
