@@ -876,13 +876,19 @@ fn is_rfc5322_date(w: &[&[u8]]) -> bool {
 /// (mboxcl, mboxcl2): `End` when the header has one and the end it gives
 /// is the end of the input or the start of a separator line, after an
 /// optional empty line (RFC 4155 section 2); `Unknown` when more input
-/// must be read to tell; `None` (or `Absent`) otherwise, and when the
-/// message would be longer than `max`.
+/// must be read to tell; `None` (or `Absent`) otherwise, when the
+/// message would be longer than `max`, and when it starts with `From `
+/// (no header field does: another separator, or no header to read; a run
+/// of separator lines would otherwise have the header looked for past
+/// each of them, up to [`MAX_HEADER`] bytes each time).
 fn content_length_end(
     pending: &[u8],
     eof: bool,
     max: usize,
 ) -> Option<Length> {
+    if pending.starts_with(b"From ") {
+        return None;
+    }
     let more =
         if eof || pending.len() > max { None } else { Some(Length::Unknown) };
     let (Some(body), length) = read_header(pending) else {
@@ -1325,6 +1331,22 @@ mod tests {
         assert!(v.iter().all(|m| m.number == 1));
         let joined: Vec<u8> = v.iter().flat_map(|m| m.raw.to_vec()).collect();
         assert!(joined.ends_with(b"\nFrom here on http://x.example/\n"));
+    }
+
+    /// A run of separator lines (messages with nothing in them) is
+    /// passed line by line, and the `Content-Length` of the message after
+    /// it still frames that message.
+    #[test]
+    fn separator_runs_before_a_content_length() {
+        let sep = "From a@b Thu Jan  1 00:00:00 1970\n";
+        let body = "x\n\nFrom y@z Thu Jan  1 00:00:00 1970\nin the body\n";
+        let mut mbox = format!("{sep}Subject: 1\n\none\n\n");
+        mbox.push_str(&sep.repeat(5000));
+        mbox.push_str(&format!("Content-Length: {}\n\n{body}", body.len()));
+        let v = all(mbox.as_bytes(), Framing::Mbox, 1 << 20);
+        assert_eq!(v.len(), 2, "{v:#?}");
+        assert_eq!(v[0].raw, b"Subject: 1\n\none\n\n");
+        assert!(v[1].raw.ends_with(body.as_bytes()));
     }
 
     #[test]
