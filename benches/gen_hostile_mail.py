@@ -17,6 +17,9 @@ The mbox files hold --count messages of 15 MiB each (just under the
   mixed.mbox    windows-1252 characters of 2 and 3 UTF-8 bytes in turn
   utf16.mbox    UTF-16LE text of `a://b` lines
   base64.mbox   base64 text of `a://b` lines
+  seps.mbox     64 messages of a URL each, every one after 1 MiB of
+                `From ` lines (messages with nothing in them): each
+                short message is all that holds its read buffer
 
 and single messages:
 
@@ -105,6 +108,10 @@ def main():
     mbox(o("base64.mbox"),
          b"Content-Type: text/plain\nContent-Transfer-Encoding: base64\n",
          base64.encodebytes(fill(b"a://b\n", SIZE * 3 // 4)), n)
+
+    sep = b"From a@example.com Thu Jan  1 00:00:00 1970\n"
+    write(o("seps.mbox"), [sep + b"x%d a://b\n\n" % k + fill(sep, 1 << 20)
+                           for k in range(64)])
 
     write(o("huge.eml"), [header(b"Content-Type: text/plain\n\n"),
                           dense_body(64 << 20)])

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # mail_memory.sh: peak resident memory and time of urlx on each input of
 # gen_hostile_mail.py, for each thread count, against the bound that
-# README.md and DESIGN.md state (32 MiB + 20 x (batch + message limit) = 432 MiB).
+# README.md and DESIGN.md state (72 MiB + 20 x (batch + message limit) = 472 MiB).
 # Prints a Markdown table: input, -j, peak MiB, seconds, URLs counted.
 #
 # Environment: BENCH_DIR (default /tmp/urlx-bench), URLX (default: the
@@ -15,11 +15,11 @@ if [ -z "${URLX:-}" ]; then
     cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml"
     URLX=$ROOT/target/release/urlx
 fi
-[ -f "$DIR/params.eml" ] ||
+[ -f "$DIR/params.eml" ] && [ -f "$DIR/seps.mbox" ] ||
     python3 "$ROOT/benches/gen_hostile_mail.py" --out "$DIR"
 echo "| input | -j | peak MiB | seconds | URLs |"
 echo "|---|---:|---:|---:|---:|"
-for f in dense hits html attrs entities fields qp cp1252 mixed utf16 base64; do
+for f in dense hits html attrs entities fields qp cp1252 mixed utf16 base64 seps; do
     files+=("$DIR/$f.mbox")
 done
 for f in huge parts parts1m boundary header params; do files+=("$DIR/$f.eml"); done

@@ -525,7 +525,11 @@ impl<'a> Feeder<'a> {
                 Reader::Mail(ref mut messages) => {
                     match messages.next_message() {
                         Ok(Some(msg)) => {
-                            bytes += (msg.raw.len() + 1) * MESSAGE_WEIGHT;
+                            // The buffer a message is the first to hold
+                            // counts in full: a batch of short messages
+                            // could otherwise hold a buffer each.
+                            bytes += (msg.raw.len() + 1) * MESSAGE_WEIGHT
+                                + msg.holds;
                             let first = cur.first;
                             cur.first = false;
                             batch.push(Item::Message { input, msg, first });

@@ -143,6 +143,12 @@ pub(crate) struct Message {
     /// Bytes of a web archive that are not a record (no `WARC/` line,
     /// or a header without `Content-Length`), scanned as plain text.
     pub junk: bool,
+    /// The bytes of the buffer `raw` shares, when this message is the
+    /// first to hold it (0 otherwise): what it keeps in memory beyond its
+    /// own bytes, which may be far more (a few bytes between long runs
+    /// of `From ` lines), and which a batch of messages counts in its
+    /// size.
+    pub holds: usize,
 }
 
 impl Message {
@@ -282,6 +288,11 @@ enum Length {
 
 const READ: usize = 1 << 20;
 
+/// The largest buffer messages share (allocated; a buffer holds 1 MiB
+/// read after what was pending before it): one grown past it, for a
+/// long message or `Content-Length` look-ahead, is copied from instead.
+const MAX_SHARED: usize = 2 * READ;
+
 /// Most buffers kept for reuse: enough for the messages of the batches
 /// in memory at once to be read into (each buffer holds about [`READ`]
 /// bytes of them), so that buffers are not allocated and faulted in
@@ -340,7 +351,12 @@ impl<R: Read> Messages<R> {
         }
         // Compact once per read, not once per message; what is pending
         // moves to a buffer of the reader's own if messages hold this one.
-        if Arc::get_mut(&mut self.buf).is_none() {
+        // A buffer grown for a long message is given up once what is
+        // pending fits a buffer of the usual size again.
+        let pending = self.buf.len() - self.start;
+        if Arc::get_mut(&mut self.buf).is_none()
+            || (self.buf.capacity() > MAX_SHARED && pending <= READ)
+        {
             self.next_buffer();
         }
         let buf = Arc::get_mut(&mut self.buf).expect("no message holds it");
@@ -348,6 +364,14 @@ impl<R: Read> Messages<R> {
         self.start = 0;
         let limit = READ as u64;
         let before = buf.len();
+        // Room for the read: exactly, in a buffer messages may share
+        // (doubling would take it past that); doubling past it, for a long
+        // message (so that it is copied a few times, not once per read).
+        if buf.len() + READ <= MAX_SHARED {
+            buf.reserve_exact(READ);
+        } else {
+            buf.reserve(READ);
+        }
         let read = self.reader.by_ref().take(limit).read_to_end(buf);
         let n = buf.len() - before;
         if let Err(e) = read {
@@ -365,8 +389,8 @@ impl<R: Read> Messages<R> {
     /// Make a buffer no message holds the current one, what is pending
     /// copied into it: a spare that messages no longer hold, or a new
     /// one. The buffer given up becomes a spare unless there are enough
-    /// (or it grew for a long message: it is freed with its last
-    /// message).
+    /// or it grew for a long message (it is freed then, or with the last
+    /// message that holds it).
     fn next_buffer(&mut self) {
         let pending = self.buf.len() - self.start;
         let free = self.spares.iter().position(|b| Arc::strong_count(b) == 1);
@@ -379,7 +403,7 @@ impl<R: Read> Messages<R> {
         buf.extend_from_slice(&self.buf[self.start..]);
         self.start = 0;
         let old = std::mem::replace(&mut self.buf, next);
-        if self.spares.len() < SPARES && old.capacity() <= 2 * READ {
+        if self.spares.len() < SPARES && old.capacity() <= MAX_SHARED {
             self.spares.push(old);
         }
     }
@@ -586,9 +610,22 @@ impl<R: Read> Messages<R> {
             Framing::Babyl if !cut && !continuation => without_eooh(bytes),
             _ => None,
         };
-        let (raw, removed) = match changed {
-            Some((raw, removed)) => (Raw::Owned(raw), removed),
-            None => (Raw::Shared(Arc::clone(&self.buf), range), Vec::new()),
+        // A buffer grown for a long message or look-ahead is not shared:
+        // a short message could otherwise hold many times its bytes.
+        let changed = match changed {
+            None if self.buf.capacity() > MAX_SHARED => {
+                Some((bytes.to_vec(), Vec::new()))
+            }
+            changed => changed,
+        };
+        let (raw, removed, holds) = match changed {
+            Some((raw, removed)) => (Raw::Owned(raw), removed, 0),
+            None => {
+                // No message holds the buffer yet: this one is the first.
+                let first = Arc::strong_count(&self.buf) == 1;
+                let holds = if first { self.buf.capacity() } else { 0 };
+                (Raw::Shared(Arc::clone(&self.buf), range), Vec::new(), holds)
+            }
         };
         let msg = Message {
             number: self.number,
@@ -600,6 +637,7 @@ impl<R: Read> Messages<R> {
             truncated: cut,
             record: None,
             junk: false,
+            holds,
         };
         self.continuing = cut;
         self.length = Length::Absent;
@@ -1489,6 +1527,47 @@ mod tests {
         // Over 11 MiB read into a few buffers, each reused.
         assert!(input.len() > 11 << 20);
         assert!((3..=SPARES + 2).contains(&buffers.len()), "{buffers:?}");
+    }
+
+    /// Each buffer messages share is counted by the first message to
+    /// hold it (so a batch of messages counts what it keeps in memory),
+    /// a buffer grown past [`MAX_SHARED`] for a long message is copied
+    /// from instead, and the buffers after it are shared again.
+    #[test]
+    fn shared_buffers_are_counted_and_long_ones_copied_from() {
+        let body = |k: usize| {
+            let lines = if k == 1500 { 200_000 } else { 20 + k % 30 };
+            let mut b = format!("Subject: {k}\n\n");
+            for i in 0..lines {
+                b.push_str(&format!("line {i} of {k}\n"));
+            }
+            b.push('\n');
+            b
+        };
+        let mut input = Vec::new();
+        for k in 0..3000 {
+            input.extend_from_slice(b"From a@b Thu Jan  1 00:00:00 1970\n");
+            input.extend_from_slice(body(k).as_bytes());
+        }
+        let msgs = all(&input, Framing::Mbox, 16 << 20);
+        assert_eq!(msgs.len(), 3000);
+        let mut buffers = std::collections::HashMap::new();
+        for (k, msg) in msgs.iter().enumerate() {
+            assert_eq!(&*msg.raw, body(k).as_bytes(), "{k}");
+            match &msg.raw {
+                Raw::Shared(buf, _) => {
+                    assert!(buf.capacity() <= MAX_SHARED, "{k}");
+                    buffers.insert(Arc::as_ptr(buf) as usize, buf.capacity());
+                }
+                Raw::Owned(_) => assert_eq!(msg.holds, 0, "{k}"),
+            }
+        }
+        assert!(body(1500).len() > MAX_SHARED);
+        assert!(matches!(msgs[1500].raw, Raw::Owned(_)));
+        assert!(msgs[2000..].iter().any(|m| matches!(m.raw, Raw::Shared(..))));
+        let held: usize = buffers.values().sum();
+        let counted: usize = msgs.iter().map(|m| m.holds).sum();
+        assert!(buffers.len() >= 3 && counted >= held, "{counted} {held}");
     }
 
     #[test]

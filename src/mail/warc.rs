@@ -172,6 +172,7 @@ impl<R: Read> Warc<R> {
             truncated: false,
             record: None,
             junk: false,
+            holds: 0,
         }
     }
 
