@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # mail_memory.sh: peak resident memory and time of urlx on each input of
 # gen_hostile_mail.py, for each thread count, against the bound that
-# README.md and DESIGN.md state (72 MiB + 20 x (batch + message limit) = 472 MiB).
+# README.md and DESIGN.md state (62 MiB + 3 x batch + 20 x (batch + message limit) = 474 MiB).
 # Prints a Markdown table: input, -j, peak MiB, seconds, URLs counted.
 #
 # Environment: BENCH_DIR (default /tmp/urlx-bench), URLX (default: the

@@ -915,17 +915,22 @@ fn is_rfc5322_date(w: &[&[u8]]) -> bool {
 /// is the end of the input or the start of a separator line, after an
 /// optional empty line (RFC 4155 section 2); `Unknown` when more input
 /// must be read to tell; `None` (or `Absent`) otherwise, when the
-/// message would be longer than `max`, and when it starts with `From `
-/// (no header field does: another separator, or no header to read; a run
-/// of separator lines would otherwise have the header looked for past
-/// each of them, up to [`MAX_HEADER`] bytes each time).
+/// message would be longer than `max`, and when it starts with a
+/// separator line (a message with nothing in it: in a run of separator
+/// lines, the header would otherwise be looked for past each of them,
+/// up to [`MAX_HEADER`] bytes each time).
 fn content_length_end(
     pending: &[u8],
     eof: bool,
     max: usize,
 ) -> Option<Length> {
     if pending.starts_with(b"From ") {
-        return None;
+        let line = &pending[..pending.len().min(MAX_FROM_LINE)];
+        if memchr::memchr(b'\n', line)
+            .is_some_and(|nl| is_from_line(&line[..nl]))
+        {
+            return None;
+        }
     }
     let more =
         if eof || pending.len() > max { None } else { Some(Length::Unknown) };
@@ -1385,6 +1390,21 @@ mod tests {
         assert_eq!(v.len(), 2, "{v:#?}");
         assert_eq!(v[0].raw, b"Subject: 1\n\none\n\n");
         assert!(v[1].raw.ends_with(body.as_bytes()));
+    }
+
+    /// A header whose first line starts with `From ` but is no separator
+    /// is still read for its `Content-Length`.
+    #[test]
+    fn content_length_after_a_from_line_that_is_no_separator() {
+        let body = "x\n\nFrom y@z Thu Jan  1 00:00:00 1970\nin the body\n";
+        let mbox = format!(
+            "From a@b Thu Jan  1 00:00:00 1970\nFrom uucp-relay remote\n\
+             Content-Length: {}\n\n{body}",
+            body.len()
+        );
+        let v = all(mbox.as_bytes(), Framing::Mbox, 1 << 20);
+        assert_eq!(v.len(), 1, "{v:#?}");
+        assert!(v[0].raw.ends_with(body.as_bytes()));
     }
 
     #[test]
