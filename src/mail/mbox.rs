@@ -481,18 +481,21 @@ impl<R: Read> Messages<R> {
                         && self.buf_offset == 0
                         && pending.starts_with(b"BABYL OPTIONS:")
                     {
-                        // The options section: not a message.
+                        // The options section: not a message. Unended
+                        // by the input's end or within a message's
+                        // length, it is none: its bytes are read as a
+                        // message's are, not dropped.
                         match memchr::memchr(0x1f, pending) {
-                            Some(p) => self.consume(p),
-                            None if self.eof => {
-                                let n = pending.len();
-                                self.consume(n);
+                            Some(p) => {
+                                self.consume(p);
+                                continue;
                             }
+                            None if self.eof || pending.len() > self.max => {}
                             None => {
                                 self.fill()?;
+                                continue;
                             }
                         }
-                        continue;
                     }
                     match memchr::memchr(0x1f, pending) {
                         Some(p) => Sep::At(p),
@@ -1719,6 +1722,23 @@ mod tests {
         }
         assert!(is_babyl_labels(b"1, answered,, work,"));
         assert!(!is_babyl_labels(b"Subject: 1,,"));
+    }
+
+    /// A file that starts as Babyl's options section but never ends it
+    /// is read as messages are: nothing dropped, at most a message's
+    /// length held at once.
+    #[test]
+    fn unended_babyl_options_are_kept() {
+        let input = b"BABYL OPTIONS: -*- rmail -*-\nsee http://a.example/\n";
+        let msgs = all(input, Framing::Babyl, 1 << 20);
+        assert_eq!(msgs.len(), 1);
+        assert_eq!(msgs[0].raw, input);
+        let long = [&input[..], &b"line of text\n".repeat(1000)[..]].concat();
+        let msgs = all(&long, Framing::Babyl, 1024);
+        assert!(msgs.len() > 10 && msgs.iter().all(|m| m.raw.len() <= 1024));
+        let joined: Vec<u8> =
+            msgs.iter().flat_map(|m| m.raw.to_vec()).collect();
+        assert_eq!(joined, long);
     }
 
     #[test]
