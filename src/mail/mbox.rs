@@ -65,7 +65,7 @@ pub(crate) enum Framing {
 /// A message's bytes: a range of the buffer its input was read into,
 /// shared by the messages read with it and freed with the last of them,
 /// or bytes of its own where the reader changed them.
-#[derive(Clone)]
+#[cfg_attr(test, derive(Clone))]
 pub(crate) enum Raw {
     Owned(Vec<u8>),
     Shared(Arc<Vec<u8>>, Range<usize>),
@@ -95,6 +95,7 @@ impl Deref for Raw {
 }
 
 /// By their bytes, however held.
+#[cfg(test)]
 impl PartialEq for Raw {
     fn eq(&self, other: &Raw) -> bool {
         **self == **other
@@ -613,16 +614,13 @@ impl<R: Read> Messages<R> {
             Framing::Babyl if !cut && !continuation => without_eooh(bytes),
             _ => None,
         };
-        // A buffer grown for a long message or look-ahead is not shared:
-        // a short message could otherwise hold many times its bytes.
-        let changed = match changed {
-            None if self.buf.capacity() > MAX_SHARED => {
-                Some((bytes.to_vec(), Vec::new()))
-            }
-            changed => changed,
-        };
         let (raw, removed, holds) = match changed {
             Some((raw, removed)) => (Raw::Owned(raw), removed, 0),
+            // A buffer grown for a long message or look-ahead is not
+            // shared: a short message could hold many times its bytes.
+            None if self.buf.capacity() > MAX_SHARED => {
+                (Raw::Owned(bytes.to_vec()), Vec::new(), 0)
+            }
             None => {
                 // No message holds the buffer yet: this one is the first.
                 let first = Arc::strong_count(&self.buf) == 1;
