@@ -4,7 +4,7 @@
 //! by mail for the decoded pieces of messages.
 
 use crate::data::registry::SchemeSet;
-use crate::hit::{Candidate, Context, Extras, Hit, UrlText};
+use crate::hit::{Candidate, Context, Extras, Hit, HitError, UrlText};
 use crate::refang;
 use crate::resolve::{normalize_dots, resolve};
 use crate::scan::{ScanRules, scan};
@@ -290,10 +290,6 @@ fn unplaced(
     }
 }
 
-/// The error of a URI that is a scheme, `://` and nothing more
-/// (see [`check`]).
-const NOTHING_AFTER_SCHEME: &str = "nothing after the scheme and `//`";
-
 /// When `text` is `scheme://` and nothing more, the scheme's length.
 /// Prose about URLs names schemes so ("addresses starting with
 /// http://"): such a candidate is never a URL, and [`bare_scheme_hit`]
@@ -319,9 +315,10 @@ fn bare_scheme_hit(
     if scheme::scheme_requires_host(scheme) {
         // RFC 3986 3.2.2: the host, empty, starts after `://`.
         let at = scheme.len() + 3;
-        errors.push(UriError::new(ErrorKind::MissingHost, at).to_string());
+        errors
+            .push(HitError::Syntax(UriError::new(ErrorKind::MissingHost, at)));
     }
-    errors.push(NOTHING_AFTER_SCHEME.to_string());
+    errors.push(HitError::NothingAfterScheme);
     Some(unplaced(
         url,
         context,
@@ -339,16 +336,16 @@ fn check(
     uri: &Uri,
     grammar: &[UriError],
     base: Option<&str>,
-) -> (Vec<String>, Option<String>, bool) {
-    let mut errors: Vec<String> =
-        grammar.iter().map(|e| e.to_string()).collect();
+) -> (Vec<HitError>, Option<String>, bool) {
+    let mut errors: Vec<HitError> =
+        grammar.iter().copied().map(HitError::Syntax).collect();
     if uri.authority() == Some("")
         && uri.path().is_empty()
         && uri.query().is_none()
         && uri.fragment().is_none()
     {
         // `file://` in "file://<host>/<path>": a scheme and nothing.
-        errors.push(NOTHING_AFTER_SCHEME.to_string());
+        errors.push(HitError::NothingAfterScheme);
     }
     if errors.is_empty() && uri.is_absolute() {
         // The scheme's own rules (RFC 1738 and the schemes' RFCs).
@@ -356,7 +353,10 @@ fn check(
             schemes::check(uri)
                 .into_iter()
                 .filter(|f| f.severity == Severity::Error)
-                .map(|f| format!("{}: {}", f.code, f.message)),
+                .map(|f| HitError::Scheme {
+                    code: f.code,
+                    message: f.message,
+                }),
         );
     }
     let mut resolved = None;
@@ -373,11 +373,11 @@ fn check(
         if errors.is_empty() {
             match resolve(&base, uri) {
                 Ok(r) => resolved = Some(r),
-                Err(e) => errors.push(e.to_string()),
+                Err(e) => errors.push(HitError::Resolve(e)),
             }
         }
     } else {
-        errors.push("relative reference and no base URI".to_string());
+        errors.push(HitError::NoBase);
     }
     (errors, resolved, resolved_is_url)
 }
@@ -485,6 +485,47 @@ mod tests {
         ] {
             assert_eq!(bare_scheme(text), None, "{text}");
         }
+    }
+
+    /// Each kind of error a hit can carry, and the words it is shown in
+    /// (what `--invalid` and JSON print).
+    #[test]
+    fn hit_errors_and_their_words() {
+        let hit = |text: &str, base: Option<&str>| {
+            full_hit(None, text, base, Context::Bare, UrlText::new(text))
+                .expect("no scheme filter")
+        };
+        let words = |h: &Hit| -> Vec<String> {
+            h.errors().iter().map(ToString::to_string).collect()
+        };
+        let h = hit("http://", None);
+        assert_eq!(
+            h.errors(),
+            [
+                HitError::Syntax(UriError::new(ErrorKind::MissingHost, 7)),
+                HitError::NothingAfterScheme,
+            ]
+        );
+        assert_eq!(
+            words(&h),
+            [
+                "this scheme requires a host at byte 7",
+                "nothing after the scheme and `//`",
+            ]
+        );
+        let h = hit("ftp://h/x;type=q", None);
+        assert!(matches!(
+            h.errors(),
+            [HitError::Scheme { code: "ftp-type", .. }]
+        ));
+        assert!(words(&h)[0].starts_with("ftp-type: "), "{:?}", words(&h));
+        let h = hit("a/b", None);
+        assert_eq!(h.errors(), [HitError::NoBase]);
+        assert_eq!(words(&h), ["relative reference and no base URI"]);
+        let h = hit("a/b", Some("b/c"));
+        assert!(matches!(h.errors(), [HitError::Resolve(_)]));
+        assert!(words(&h)[0].starts_with("base URI"), "{:?}", words(&h));
+        assert!(hit("http://example.com/", None).errors().is_empty());
     }
 
     #[test]

@@ -172,7 +172,7 @@ pub(crate) struct Extras {
     /// The URL without the hyphen at a joined line break.
     pub alternative: Option<String>,
     /// Why the hit is not valid.
-    pub errors: Vec<String>,
+    pub errors: Vec<HitError>,
     /// The resolved form when it differs from `url`.
     pub resolved: Option<String>,
     /// The URL with the characters RFC 3986 does not allow in its path,
@@ -185,6 +185,52 @@ pub(crate) struct Extras {
     /// A URL written encoded, read decoded.
     pub encoded: Option<Encoding>,
 }
+
+/// One reason a [`Hit`] is not valid ([`Hit::errors`]). Kept as found
+/// and put into words only when shown (its `Display`): most invalid hits
+/// are dropped unread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum HitError {
+    /// The URI breaks the generic syntax (RFC 3986).
+    Syntax(crate::validate::UriError),
+    /// The URI is a scheme and `://` with nothing after them (a scheme
+    /// named in prose, "addresses starting with http://").
+    NothingAfterScheme,
+    /// The URI breaks a rule of its scheme's own specification (RFC 1738,
+    /// RFC 6068, ...): the rule's code (as in [`crate::validate::schemes::Finding`])
+    /// and what it says.
+    Scheme {
+        /// The rule's stable kebab-case identifier, e.g. `"ftp-type"`.
+        code: &'static str,
+        /// What the URI breaks, naming the specification.
+        message: String,
+    },
+    /// A relative reference with no base URI to resolve it against.
+    NoBase,
+    /// A relative reference whose base URI cannot be used (RFC 3986 5.2).
+    Resolve(crate::resolve::ResolveError),
+}
+
+impl fmt::Display for HitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HitError::Syntax(e) => e.fmt(f),
+            HitError::NothingAfterScheme => {
+                f.write_str("nothing after the scheme and `//`")
+            }
+            HitError::Scheme { code, message } => {
+                write!(f, "{code}: {message}")
+            }
+            HitError::NoBase => {
+                f.write_str("relative reference and no base URI")
+            }
+            HitError::Resolve(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for HitError {}
 
 /// Where in a mail message or news article a hit was found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -532,8 +578,9 @@ impl Hit {
         }
     }
 
-    /// Why the hit is not valid; empty when it is.
-    pub fn errors(&self) -> &[String] {
+    /// Why the hit is not valid; empty when it is. Each says what it is
+    /// as text by `Display` (`to_string`).
+    pub fn errors(&self) -> &[HitError] {
         self.extras.as_ref().map_or(&[], |r| &r.errors)
     }
 

@@ -125,7 +125,9 @@ mod pipeline;
 pub mod print;
 
 pub use crate::feed::Input;
-pub use crate::hit::{Context, Decoded, Hit, Provenance, Record, Source};
+pub use crate::hit::{
+    Context, Decoded, Hit, HitError, Provenance, Record, Source,
+};
 pub use crate::mail::InputFormat;
 pub use crate::pipeline::{
     BuildError, DEFAULT_MAX_URL_LEN, Extractor, ExtractorBuilder, InputInfo,

@@ -222,7 +222,10 @@ impl PyHit {
             "resolved" => obj(py, h.resolved()),
             "valid" => obj(py, h.is_valid()),
             "repaired" => obj(py, h.repaired()),
-            "errors" => obj(py, h.errors()),
+            "errors" => obj(
+                py,
+                h.errors().iter().map(ToString::to_string).collect::<Vec<_>>(),
+            ),
             "file" => obj(py, &*self.file),
             "line" => obj(py, h.line()),
             "column" => obj(py, h.column()),

@@ -146,7 +146,9 @@ pub fn hit_fields(
     each("normalized", Str(normalized.as_deref()));
     each("valid", Bool(hit.is_valid()));
     each("repaired", Str(hit.repaired()));
-    each("errors", Strs(hit.errors()));
+    let errors: Vec<String> =
+        hit.errors().iter().map(ToString::to_string).collect();
+    each("errors", Strs(&errors));
     each("warnings", Warnings(&warnings));
     each("scheme", Str(uri.scheme()));
     each("host", Str(uri.host()));

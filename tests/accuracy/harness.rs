@@ -218,7 +218,10 @@ fn printed(hits: &[Hit]) -> HashSet<String> {
 fn invalid(hits: &[Hit]) -> HashMap<String, Vec<String>> {
     hits.iter()
         .filter(|h| h.usable().is_none())
-        .map(|h| (h.url().to_string(), h.errors().to_vec()))
+        .map(|h| {
+            let errors = h.errors().iter().map(ToString::to_string).collect();
+            (h.url().to_string(), errors)
+        })
         .collect()
 }
 
@@ -526,7 +529,7 @@ fn hits_at<'c>(case: &'c Case) -> impl Iterator<Item = &'c Hit> + 'c {
 fn invalid_here(case: &Case, url: &str, pick: fn(&str) -> bool) -> bool {
     hits_at(case)
         .filter(|h| !h.is_valid())
-        .any(|h| h.errors().iter().any(|e| pick(e)))
+        .any(|h| h.errors().iter().any(|e| pick(&e.to_string())))
         || invalid_with(case, url, pick)
 }
 
