@@ -488,7 +488,7 @@ mod tests {
     }
 
     /// Each kind of error a hit can carry, and the words it is shown in
-    /// (what `--invalid` and JSON print).
+    /// (JSON's `errors`, the Python binding's).
     #[test]
     fn hit_errors_and_their_words() {
         let hit = |text: &str, base: Option<&str>| {

@@ -198,8 +198,9 @@ pub enum HitError {
     /// named in prose, "addresses starting with http://").
     NothingAfterScheme,
     /// The URI breaks a rule of its scheme's own specification (RFC 1738,
-    /// RFC 6068, ...): the rule's code (as in [`crate::validate::schemes::Finding`])
-    /// and what it says.
+    /// RFC 6068, ...): the rule's code (as in a [`Finding`]) and what it
+    /// says.
+    #[non_exhaustive]
     Scheme {
         /// The rule's stable kebab-case identifier, e.g. `"ftp-type"`.
         code: &'static str,
@@ -578,8 +579,8 @@ impl Hit {
         }
     }
 
-    /// Why the hit is not valid; empty when it is. Each says what it is
-    /// as text by `Display` (`to_string`).
+    /// Why the hit is not valid; empty when it is. `to_string` gives
+    /// an error's text (as JSON output shows it).
     pub fn errors(&self) -> &[HitError] {
         self.extras.as_ref().map_or(&[], |r| &r.errors)
     }
