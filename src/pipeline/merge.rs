@@ -34,6 +34,9 @@ pub(super) struct MergeState {
     /// The last input that ended (parts of it read after its end, past
     /// a NUL byte or a shrunk file's end, are dropped).
     ended: Option<usize>,
+    /// The hits of the messages given to the sink since the last
+    /// [`MergeState::take_spent`]: freed by whoever takes them.
+    spent: Vec<Vec<Hit>>,
 }
 
 impl MergeState {
@@ -58,12 +61,22 @@ impl MergeState {
         for (number, text) in &out.warnings {
             sink.warning(info, *number, text)?;
         }
-        for hit in out.hits {
-            if !self.give(info, &hit, sink)? {
+        let hits = out.hits;
+        for hit in &hits {
+            if !self.give(info, hit, sink)? {
                 return Ok(false);
             }
         }
+        self.spent.push(hits);
         Ok(true)
+    }
+
+    /// The hits of the messages merged since the last call, given to the
+    /// sink already: a search on several threads has the pool free them,
+    /// where they were made, rather than the merging thread, to which
+    /// each is memory in another core's cache.
+    pub(super) fn take_spent(&mut self) -> Vec<Vec<Hit>> {
+        std::mem::take(&mut self.spent)
     }
 
     /// Give a hit to the sink; `Ok(false)` when the sink asked to stop.

@@ -306,12 +306,14 @@ impl Extractor {
                 }
                 let scanned =
                     self.on_pool(|| self.scan_batch(batch, cfg.chunk_size));
-                if !self.merger().merge_batch(
+                let go = self.merger().merge_batch(
                     scanned,
                     &mut feeder,
                     &mut state,
                     sink,
-                )? {
+                )?;
+                drop(state.take_spent());
+                if !go {
                     break;
                 }
                 if cfg.line_buffered {
@@ -324,43 +326,56 @@ impl Extractor {
         // messages), this thread merges and prints the previous one and
         // reads the next. Scanning threads for the whole search, fed
         // through channels (a thread a batch cost 64 thread starts per
-        // 256 MiB).
-        std::thread::scope(|scope| {
-            let mut lanes = Vec::new();
-            let mut scanners = Vec::new();
-            for _ in 0..LANES {
-                let (to_scan, jobs) =
-                    std::sync::mpsc::sync_channel::<(Vec<Item>, usize)>(1);
-                let (to_merge, scanned) =
-                    std::sync::mpsc::sync_channel::<ScannedBatch>(1);
-                scanners.push(scope.spawn(move || {
-                    for (b, chunk) in jobs {
-                        let scanned =
-                            self.on_pool(|| self.scan_batch(b, chunk));
-                        if to_merge.send(scanned).is_err() {
-                            break;
+        // 256 MiB). The hits freed on the pool's threads (see
+        // `overlapped`) are all freed when the search returns: the rayon
+        // scope waits for them.
+        let search = |frees: &rayon::Scope<'_>| {
+            std::thread::scope(|scope| {
+                let mut lanes = Vec::new();
+                let mut scanners = Vec::new();
+                for _ in 0..LANES {
+                    let (to_scan, jobs) =
+                        std::sync::mpsc::sync_channel::<(Vec<Item>, usize)>(1);
+                    let (to_merge, scanned) =
+                        std::sync::mpsc::sync_channel::<ScannedBatch>(1);
+                    scanners.push(scope.spawn(move || {
+                        for (b, chunk) in jobs {
+                            let scanned =
+                                self.on_pool(|| self.scan_batch(b, chunk));
+                            if to_merge.send(scanned).is_err() {
+                                break;
+                            }
                         }
-                    }
-                }));
-                lanes.push((to_scan, scanned));
-            }
-            let result =
-                self.overlapped(&mut feeder, &mut state, sink, &lanes);
-            // The channels closed: the scanning threads end.
-            drop(lanes);
-            // Joined here rather than by the scope: a scope's end waits
-            // for the closure to return, `join` for the thread to exit,
-            // its thread-local destructors (the channel's per-thread
-            // context) run. A caller that checks for leaks as soon as the
-            // search returns (LeakSanitizer in the fuzz targets) sees
-            // none.
-            for scanner in scanners {
-                if let Err(panic) = scanner.join() {
-                    std::panic::resume_unwind(panic);
+                    }));
+                    lanes.push((to_scan, scanned));
                 }
-            }
-            result
-        })
+                let result = self.overlapped(
+                    &mut feeder,
+                    &mut state,
+                    sink,
+                    &lanes,
+                    frees,
+                );
+                // The channels closed: the scanning threads end.
+                drop(lanes);
+                // Joined here rather than by the scope: a scope's end waits
+                // for the closure to return, `join` for the thread to exit,
+                // its thread-local destructors (the channel's per-thread
+                // context) run. A caller that checks for leaks as soon as the
+                // search returns (LeakSanitizer in the fuzz targets) sees
+                // none.
+                for scanner in scanners {
+                    if let Err(panic) = scanner.join() {
+                        std::panic::resume_unwind(panic);
+                    }
+                }
+                result
+            })
+        };
+        match self.config.thread_pool {
+            Some(ref pool) => pool.in_place_scope(search),
+            None => rayon::in_place_scope(search),
+        }
     }
 
     /// The loop of a search on several threads: send each batch to a
@@ -376,6 +391,7 @@ impl Extractor {
         state: &mut MergeState,
         sink: &mut dyn Sink,
         lanes: &[Lane],
+        frees: &rayon::Scope<'_>,
     ) -> io::Result<Summary> {
         let cfg = &self.config;
         // The size for the next batch and for its chunks, the size
@@ -394,9 +410,21 @@ impl Extractor {
                          feeder: &mut Feeder<'_>,
                          (size, chunk): (&mut usize, &mut usize)|
          -> io::Result<bool> {
-            let Some((d, with, _)) = done.take() else { return Ok(true) };
+            let Some((d, with, alone)) = done.take() else { return Ok(true) };
             let before = state.summary.hits;
-            if !self.merger().merge_batch(d, feeder, state, sink)? {
+            let go = self.merger().merge_batch(d, feeder, state, sink)?;
+            // A batch scanned with another is at most half a batch; its
+            // hits are freed by the pool before it takes up the batch
+            // sent next, so three such batches' hits at most are held,
+            // within the bound of one batch and one message (DESIGN.md).
+            let spent = state.take_spent();
+            if !alone
+                && !spent.is_empty()
+                && cfg.batch_size <= 2 * cfg.mail.max_message
+            {
+                frees.spawn(move |_| drop(spent));
+            }
+            if !go {
                 return Ok(false);
             }
             let hits = state.summary.hits - before;
