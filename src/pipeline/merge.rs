@@ -72,9 +72,10 @@ impl MergeState {
     }
 
     /// The hits of the messages merged since the last call, given to the
-    /// sink already: a search on several threads has the pool free them,
-    /// where they were made, rather than the merging thread, to which
-    /// each is memory in another core's cache.
+    /// sink already. A search on several threads has a thread of the pool
+    /// free those of batches scanned two at a time (the pool's threads
+    /// made them; to the merging thread each is memory in another core's
+    /// cache).
     pub(super) fn take_spent(&mut self) -> Vec<Vec<Hit>> {
         std::mem::take(&mut self.spent)
     }

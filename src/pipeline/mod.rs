@@ -32,6 +32,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::ops::Range;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
@@ -326,8 +327,8 @@ impl Extractor {
         // messages), this thread merges and prints the previous one and
         // reads the next. Scanning threads for the whole search, fed
         // through channels (a thread a batch cost 64 thread starts per
-        // 256 MiB). The hits freed on the pool's threads (see
-        // `overlapped`) are all freed when the search returns: the rayon
+        // 256 MiB). The hits given to the pool's threads to free (see
+        // `overlapped`) are freed before the search returns: the rayon
         // scope waits for them.
         let search = |frees: &rayon::Scope<'_>| {
             std::thread::scope(|scope| {
@@ -358,12 +359,12 @@ impl Extractor {
                 );
                 // The channels closed: the scanning threads end.
                 drop(lanes);
-                // Joined here rather than by the scope: a scope's end waits
-                // for the closure to return, `join` for the thread to exit,
-                // its thread-local destructors (the channel's per-thread
-                // context) run. A caller that checks for leaks as soon as the
-                // search returns (LeakSanitizer in the fuzz targets) sees
-                // none.
+                // Joined here rather than by the thread scope: its end
+                // waits for the closure to return, `join` for the thread
+                // to exit, its thread-local destructors (the channel's
+                // per-thread context) run. A caller that checks for leaks
+                // as soon as the search returns (LeakSanitizer in the
+                // fuzz targets) finds the search's own memory freed.
                 for scanner in scanners {
                     if let Err(panic) = scanner.join() {
                         std::panic::resume_unwind(panic);
@@ -406,6 +407,8 @@ impl Extractor {
         let mut lane = 0;
         // The scanned batch to merge, its size and whether it was alone.
         let mut done: Option<(ScannedBatch, usize, bool)> = None;
+        // Whether a batch's hits wait to be freed on the pool.
+        let freeing = Arc::new(AtomicBool::new(false));
         let mut merge = |done: &mut Option<(ScannedBatch, usize, bool)>,
                          feeder: &mut Feeder<'_>,
                          (size, chunk): (&mut usize, &mut usize)|
@@ -413,16 +416,23 @@ impl Extractor {
             let Some((d, with, alone)) = done.take() else { return Ok(true) };
             let before = state.summary.hits;
             let go = self.merger().merge_batch(d, feeder, state, sink)?;
-            // A batch scanned with another is at most half a batch; its
-            // hits are freed by the pool before it takes up the batch
-            // sent next, so three such batches' hits at most are held,
-            // within the bound of one batch and one message (DESIGN.md).
+            // The hits of a batch scanned with another (half a batch at
+            // most) are freed on the pool, one batch's at a time: while
+            // one batch's wait to be freed, the next batch's are freed
+            // here. So the hits held are those of three such batches at
+            // most, within the bound of one batch and one message
+            // (DESIGN.md) while a batch is at most twice a message.
             let spent = state.take_spent();
             if !alone
                 && !spent.is_empty()
                 && cfg.batch_size <= 2 * cfg.mail.max_message
+                && !freeing.swap(true, Ordering::AcqRel)
             {
-                frees.spawn(move |_| drop(spent));
+                let freeing = Arc::clone(&freeing);
+                frees.spawn(move |_| {
+                    drop(spent);
+                    freeing.store(false, Ordering::Release);
+                });
             }
             if !go {
                 return Ok(false);
