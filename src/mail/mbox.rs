@@ -796,6 +796,16 @@ fn find_mmdf_separator(buf: &[u8], from: usize, eof: bool) -> Sep {
     Sep::None
 }
 
+/// Whether the first line of `bytes` (up to its `\n`, or the bytes
+/// there are, [`MAX_FROM_LINE`] at most) is a separator line.
+fn starts_with_separator(bytes: &[u8]) -> bool {
+    if !bytes.starts_with(b"From ") {
+        return false; // no line end looked for
+    }
+    let line = &bytes[..bytes.len().min(MAX_FROM_LINE)];
+    is_from_line(memchr::memchr(b'\n', line).map_or(line, |nl| &line[..nl]))
+}
+
 /// Whether `line` (without its `\n`) is a `From ` line that looks like
 /// an mbox separator: `From `, a sender of one to four words, and a
 /// date (see the [module documentation](self)).
@@ -925,13 +935,8 @@ fn content_length_end(
     eof: bool,
     max: usize,
 ) -> Option<Length> {
-    if pending.starts_with(b"From ") {
-        let line = &pending[..pending.len().min(MAX_FROM_LINE)];
-        if memchr::memchr(b'\n', line)
-            .is_some_and(|nl| is_from_line(&line[..nl]))
-        {
-            return None;
-        }
+    if starts_with_separator(pending) {
+        return None;
     }
     let more =
         if eof || pending.len() > max { None } else { Some(Length::Unknown) };
@@ -955,10 +960,8 @@ fn content_length_end(
         0
     };
     for at in [end, end + blank] {
-        let line = pending.get(at..).unwrap_or(&[]);
-        let line = &line[..line.len().min(MAX_FROM_LINE)];
-        let line = memchr::memchr(b'\n', line).map_or(line, |nl| &line[..nl]);
-        if at == pending.len() || is_from_line(line) {
+        let rest = pending.get(at..).unwrap_or(&[]);
+        if at == pending.len() || starts_with_separator(rest) {
             return Some(Length::End(at));
         }
     }
