@@ -393,7 +393,9 @@ impl Sieve {
         // SAFETY: 32 <= i, so the 32 bytes before i are within `hay`.
         let mut before =
             classes(unsafe { _mm256_loadu_si256(p.add(i - 32).cast()) });
-        while i < to {
+        // The candidates among the 64 positions from `i`, and the
+        // smaller of each pair of bytes 32 apart (for the NUL test).
+        let mut step = |i: usize| {
             // SAFETY: i < to <= hay.len() - 64, so the loads at i, i + 1,
             // i + 32 and i + 33 read 32 bytes within `hay`.
             let (c, n1, c2, n2) = unsafe {
@@ -404,38 +406,48 @@ impl Sieve {
                     _mm256_loadu_si256(p.add(i + 33).cast()),
                 )
             };
-            if NUL {
-                let z = _mm256_min_epu8(c, c2);
-                if _mm256_movemask_epi8(_mm256_cmpeq_epi8(z, zero)) != 0 {
-                    let mut zeros = u64::from(_mm256_movemask_epi8(
-                        _mm256_cmpeq_epi8(c, zero),
-                    ) as u32)
-                        | u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(
-                            c2, zero,
-                        )) as u32)
-                            << 32;
-                    if to - i < 64 {
-                        zeros &= (1u64 << (to - i)) - 1;
-                    }
-                    if zeros != 0 {
-                        return (i, n, true);
-                    }
-                }
-            }
             let here = classes(c);
             let here2 = classes(c2);
-            let mut mask = u64::from(half(c, n1, here, before))
+            let mask = u64::from(half(c, n1, here, before))
                 | u64::from(half(c2, n2, here2, here)) << 32;
             before = here2;
-            // The last step may reach past `to`: those positions are the
-            // scalar tail's.
-            if to - i < 64 {
-                mask &= (1u64 << (to - i)) - 1;
+            (mask, _mm256_min_epu8(c, c2))
+        };
+        // The smallest byte of each lane over the steps: a NUL byte is
+        // looked for once a window, not at each step.
+        let mut low = _mm256_set1_epi8(-1);
+        // Whole steps, then the last one, which may reach past `to`
+        // (those positions are the scalar tail's). A step's mask is
+        // written whatever it is, kept if not zero: no branch. At most
+        // `WINDOW` steps, so `n` is below it at each write.
+        let whole = from + (to - from) / 64 * 64;
+        while i < whole {
+            let (mask, least) = step(i);
+            if NUL {
+                low = _mm256_min_epu8(low, least);
             }
-            // Written whatever it is, kept if not zero: no branch.
-            steps[n] = (i, mask);
+            steps[n % WINDOW] = (i, mask);
             n += usize::from(mask != 0);
             i += 64;
+        }
+        if i < to {
+            let (mask, least) = step(i);
+            if NUL {
+                low = _mm256_min_epu8(low, least);
+            }
+            let mask = mask & ((1u64 << (to - i)) - 1);
+            steps[n % WINDOW] = (i, mask);
+            n += usize::from(mask != 0);
+            i += 64;
+        }
+        if NUL && _mm256_movemask_epi8(_mm256_cmpeq_epi8(low, zero)) != 0 {
+            // The minimum saw the bytes past `to` of the last step too:
+            // the NUL byte, if it is before `to`, and its step.
+            if let Some(z) = memchr::memchr(0, &hay[from..to]) {
+                let at = from + z / 64 * 64;
+                let kept = steps[..n].partition_point(|&(s, _)| s < at);
+                return (at, kept, true);
+            }
         }
         (i.min(to), n, false)
     }
@@ -1560,10 +1572,18 @@ mod tests {
         let bytes = b"::/ToRLwsa\x00\xffmailto:x://";
         let mut next = crate::testing::xorshift(0x0000_0a11);
         for s in &loops {
-            for _ in 0..2000 {
-                let len = next() as usize % 600;
+            for trial in 0..2000 {
+                // Short ranges with many NUL bytes, and ranges over more
+                // than one window (of 64 steps) with few: a NUL byte in
+                // any step of a window.
+                let (most, rate) = match trial % 3 {
+                    0 => (600, 40),
+                    1 => (6000, 1000),
+                    _ => (9000, 5000),
+                };
+                let len = next() as usize % most;
                 let mut hay: Vec<u8> = (0..len)
-                    .map(|_| match next() % 40 {
+                    .map(|_| match next() % rate {
                         0 => 0,
                         k => bytes[k as usize % bytes.len()],
                     })
