@@ -1125,7 +1125,7 @@ mod tests {
 
     #[test]
     fn read_header_agrees_with_the_definition() {
-        let pieces: [&[u8]; 8] = [
+        let pieces: [&[u8]; 10] = [
             b"Content-Length: 12\n",
             b"content-LENGTH:5 \r\n",
             b"X: y\n",
@@ -1134,8 +1134,11 @@ mod tests {
             b"Content-Length: x\n",
             b" Content-Length: 3\n",
             b"S: Content-Length: 4",
+            // 8-bit bytes, and a line longer than a vector step.
+            b"\xff\n\xc3\xa9",
+            b"Subject: a line that goes on past sixty-four bytes, to 81\n",
         ];
-        // Every sequence of up to 5 pieces (8^5 = 32,768 texts).
+        // Every sequence of up to 5 pieces (10^5 texts).
         each_sequence(&pieces, 5, |t| {
             assert_eq!(read_header(t), header_by_definition(t), "{t:?}");
         });
