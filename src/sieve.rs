@@ -538,19 +538,63 @@ impl Sieve {
 pub(crate) struct ByteTables<const N: usize> {
     table: [[u8; 128]; 2],
     nibbles: [[u8; 16]; N],
+    /// Classes `0..general` are looked up by nibble; each class of
+    /// `general..single` holds one byte, `byte[j]`, found by one compare
+    /// (half the work of the lookup); the classes after those are empty.
+    general: usize,
+    single: usize,
+    byte: [u8; N],
 }
 
 impl ByteTables<16> {
     /// 16 classes: class `j` the bytes `b` with bit `j % 8` of
-    /// `table[j / 8][b]` set.
+    /// `table[j / 8][b]` set. Classes of one byte each after all those
+    /// of more, and empty ones last, are looked for more cheaply.
     pub(crate) const fn new(table: [[u8; 128]; 2]) -> ByteTables<16> {
         let mut nibbles = [[0u8; 16]; 16];
+        // Each class's number of bytes (up to 2) and its last byte.
+        let mut count = [0u8; 16];
+        let mut byte = [0u8; 16];
         let mut j = 0;
         while j < 16 {
-            nibbles[j] = nibble_table(&table[j / 8], 1 << (j % 8));
+            let bit = 1 << (j % 8);
+            nibbles[j] = nibble_table(&table[j / 8], bit);
+            let mut b = 0;
+            while b < 128 {
+                if table[j / 8][b] & bit != 0 {
+                    count[j] = if count[j] < 2 { count[j] + 1 } else { 2 };
+                    byte[j] = b as u8;
+                }
+                b += 1;
+            }
             j += 1;
         }
-        ByteTables { table, nibbles }
+        let mut general = 0;
+        while general < 16 && count[general] == 2 {
+            general += 1;
+        }
+        let mut single = general;
+        while single < 16 && count[single] == 1 {
+            single += 1;
+        }
+        let mut rest = single;
+        while rest < 16 && count[rest] == 0 {
+            rest += 1;
+        }
+        if rest < 16 {
+            // Not in that order: every class by nibble.
+            (general, single) = (16, 16);
+        }
+        ByteTables { table, nibbles, general, single, byte }
+    }
+}
+
+impl<const N: usize> ByteTables<N> {
+    /// The classes looked up by nibble (`0..general`) and the end of
+    /// those of one byte each (`general..single`).
+    #[cfg(test)]
+    pub(crate) fn shape(&self) -> (usize, usize) {
+        (self.general, self.single)
     }
 }
 
@@ -560,6 +604,9 @@ impl ByteTables<1> {
         ByteTables {
             table: [table, [0; 128]],
             nibbles: [nibble_table(&table, 0xFF)],
+            general: 1,
+            single: 1,
+            byte: [0],
         }
     }
 }
@@ -600,7 +647,7 @@ pub(crate) fn byte_classes(
         }
         if bytes.len() <= 64 && has_avx2() {
             // SAFETY: `has_avx2()` says the CPU has AVX2.
-            return Some(unsafe { classes_avx2(bytes, &tables.nibbles) });
+            return Some(unsafe { classes_avx2(bytes, tables) });
         }
     }
     let _ = (bytes, tables);
@@ -1258,22 +1305,28 @@ fn ascii_run_avx2(bytes: &[u8], nibbles: &[u8; 16]) -> usize {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn classes_avx2(bytes: &[u8], nibbles: &[[u8; 16]; 16]) -> ([u64; 16], u64) {
+fn classes_avx2(bytes: &[u8], tables: &ByteTables<16>) -> ([u64; 16], u64) {
     use std::arch::x86_64::*;
     let n = bytes.len();
     let valid = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
     let (first, last) = load_halves(bytes);
     let mut out = [0u64; 16];
-    let (lo, hi) = nibble_parts(first);
-    for (m, nib) in out.iter_mut().zip(nibbles) {
-        *m = u64::from(in_set(lo, hi, nib));
-    }
-    let mut high = u64::from(_mm256_movemask_epi8(first) as u32);
-    if let Some((v, shift)) = last {
+    let (general, single) = (tables.general, tables.single);
+    let mut add = |v: __m256i, shift: u32| {
         let (lo, hi) = nibble_parts(v);
-        for (m, nib) in out.iter_mut().zip(nibbles) {
+        for (m, nib) in out[..general].iter_mut().zip(&tables.nibbles) {
             *m |= u64::from(in_set(lo, hi, nib)) << shift;
         }
+        let ones = out[general..single].iter_mut();
+        for (m, &b) in ones.zip(&tables.byte[general..]) {
+            let eq = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8));
+            *m |= u64::from(_mm256_movemask_epi8(eq) as u32) << shift;
+        }
+    };
+    add(first, 0);
+    let mut high = u64::from(_mm256_movemask_epi8(first) as u32);
+    if let Some((v, shift)) = last {
+        add(v, shift);
         high |= u64::from(_mm256_movemask_epi8(v) as u32) << shift;
     }
     for m in &mut out {
@@ -1325,26 +1378,51 @@ mod tests {
             return;
         }
         let mut next = crate::testing::xorshift(0x00a5_c20b_177a_b1e5);
-        for round in 0..40 {
+        for round in 0..80 {
             let mut t = [[0u8; 128]; 2];
             for b in t.iter_mut().flatten() {
                 *b = next() as u8 & next() as u8;
             }
+            // Half the rounds: classes of many bytes, then of one byte
+            // each, then empty ones (looked for each their own way).
+            let mut ones = Vec::new();
+            let (mut general, mut single) = (16, 16);
+            if round % 2 == 1 {
+                general = next() as usize % 17;
+                single = general + next() as usize % (17 - general);
+                for j in general..16 {
+                    for b in &mut t[j / 8] {
+                        *b &= !(1 << (j % 8));
+                    }
+                    if j < single {
+                        let b = next() as usize % 128;
+                        t[j / 8][b] |= 1 << (j % 8);
+                        ones.push(b as u8);
+                    }
+                }
+            }
             // A dense set and a sparse one.
             let mut set = [0u8; 128];
             for b in &mut set {
-                *b = u8::from(next() % 8 < if round % 2 == 0 { 7 } else { 1 });
+                *b = u8::from(next() % 8 < if round % 4 < 2 { 7 } else { 1 });
             }
             let classes = ByteTables::new(t);
+            assert_eq!((classes.general, classes.single), (general, single));
             let single = ByteTables::set(set);
             for len in 0..=64usize {
-                let bytes: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| match ones.len() {
+                        m if m > 0 && next().is_multiple_of(4) => {
+                            ones[next() as usize % m]
+                        }
+                        _ => next() as u8,
+                    })
+                    .collect();
                 let in_class = |j: usize, b: u8| {
                     b < 128 && t[j / 8][usize::from(b)] & (1 << (j % 8)) != 0
                 };
                 // SAFETY: `avx2()` says the CPU has AVX2.
-                let (got, high) =
-                    unsafe { classes_avx2(&bytes, &classes.nibbles) };
+                let (got, high) = unsafe { classes_avx2(&bytes, &classes) };
                 for (j, &mask) in got.iter().enumerate() {
                     let want = (0..len)
                         .filter(|&k| in_class(j, bytes[k]))
