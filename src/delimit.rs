@@ -565,23 +565,28 @@ fn quoted_value(
         return None;
     }
     let limit = hay.len().min(s.saturating_add(max_len + 1));
-    let close = s + hay[s..limit]
-        .iter()
-        .position(|&b| b == quote || matches!(b, b'\n' | b'<' | b'>'))?;
+    let other = if quote == b'"' { b'\'' } else { b'"' };
+    // One pass to the closing quote, noting whether the other quote
+    // comes before it (most values hold neither a line break nor it).
+    let mut has_other = false;
+    let close = s + hay[s..limit].iter().position(|&b| {
+        has_other |= b == other;
+        b == quote || matches!(b, b'\n' | b'<' | b'>')
+    })?;
     if hay[close] != quote {
         return None;
     }
     // Code that builds the value (`SRC="http://a/x?t=' + t + '"` in a
     // script) is not one value: its other quote next to a `+` ends the
     // URL as in bare text.
-    let other = if quote == b'"' { b'\'' } else { b'"' };
     let value = &hay[s..close];
-    let concatenated = value.iter().enumerate().any(|(k, &b)| {
-        b == other
-            && (value[k + 1..].iter().find(|&&c| c != b' ') == Some(&b'+')
-                || value[..k].iter().rev().find(|&&c| c != b' ')
-                    == Some(&b'+'))
-    });
+    let concatenated = has_other
+        && value.iter().enumerate().any(|(k, &b)| {
+            b == other
+                && (value[k + 1..].iter().find(|&&c| c != b' ') == Some(&b'+')
+                    || value[..k].iter().rev().find(|&&c| c != b' ')
+                        == Some(&b'+'))
+        });
     if concatenated {
         return None;
     }
