@@ -567,7 +567,8 @@ fn quoted_value(
     let limit = hay.len().min(s.saturating_add(max_len + 1));
     let other = if quote == b'"' { b'\'' } else { b'"' };
     // One pass to the closing quote, noting whether the other quote
-    // comes before it (most values hold neither a line break nor it).
+    // comes before it (most values hold none, so the concatenation
+    // check below is skipped).
     let mut has_other = false;
     let close = s + hay[s..limit].iter().position(|&b| {
         has_other |= b == other;

@@ -1136,7 +1136,7 @@ mod tests {
             b"S: Content-Length: 4",
             // 8-bit bytes, and a line longer than a vector step.
             b"\xff\n\xc3\xa9",
-            b"Subject: a line that goes on past sixty-four bytes, to 81\n",
+            b"Subject: a line that goes on and on, well past the sixty-four bytes of a step\n",
         ];
         // Every sequence of up to 5 pieces (10^5 texts).
         each_sequence(&pieces, 5, |t| {
