@@ -544,7 +544,7 @@ pub(crate) struct ByteTables<const N: usize> {
     nibbles: [[u8; 16]; N],
     /// Classes `0..general` are looked up by nibble; each class of
     /// `general..single` holds one byte, `byte[j]`, found by one compare
-    /// (half the work of the lookup); the classes after those are empty.
+    /// instead of two shuffles; the classes after those are empty.
     general: usize,
     single: usize,
     byte: [u8; N],
