@@ -19,14 +19,16 @@
 //! load, two byte permutes, a mask per class), and measures the runs of
 //! URL bytes that delimiting walks ([`ascii_run`]); with AVX2 alone both
 //! look each class up by two 16-entry shuffles, one by low and one by
-//! high nibble ([`ByteTables`]), 32 bytes at a time. A masked load tells
+//! high nibble ([`ByteTables`]), 32 bytes at a time (a class of one byte
+//! by one compare). A masked load tells
 //! an ASCII candidate's text ([`ascii_str`]) and finds a byte a few
 //! dozen bytes ahead, as the HTML scanner looks for `<`, `>` and quotes
 //! and the mbox reader for line ends ([`find_byte`], with AVX2 by 32-byte
 //! loads, the last one overlapping), reads the positions of a byte 64
 //! bytes at a time ([`byte_positions`]) and those a header field is
 //! checked for ([`marks`]), and finds the last byte of a set
-//! ([`rfind_in`]).
+//! ([`rfind_in`]). With AVX2, the ASCII bytes a text starts with are
+//! passed over 128 at a time ([`utf8`], [`ascii_prefix`]).
 
 #![allow(unsafe_code)]
 
@@ -749,6 +751,23 @@ pub(crate) fn utf8(bytes: &[u8]) -> Option<&str> {
         return Some(unsafe { std::str::from_utf8_unchecked(bytes) });
     }
     std::str::from_utf8(bytes).ok()
+}
+
+/// The ASCII bytes `bytes` starts with, as text: 128 bytes a step with
+/// AVX2 (a body of mail in a single-byte charset is mostly ASCII), a
+/// byte loop otherwise.
+pub(crate) fn ascii_prefix(bytes: &[u8]) -> &str {
+    #[cfg(target_arch = "x86_64")]
+    let n = if has_avx2() {
+        // SAFETY: `has_avx2()` says the CPU has AVX2.
+        unsafe { ascii_prefix_avx2(bytes) }
+    } else {
+        bytes.iter().position(|b| !b.is_ascii()).unwrap_or(bytes.len())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let n = bytes.iter().position(|b| !b.is_ascii()).unwrap_or(bytes.len());
+    // SAFETY: `bytes[..n]` is ASCII, so valid UTF-8.
+    unsafe { std::str::from_utf8_unchecked(&bytes[..n]) }
 }
 
 /// [`utf8`] for bytes owned: the text, or the bytes back.

@@ -158,11 +158,15 @@ pub(super) fn to_utf8(
     let mut out = String::with_capacity(input.len() + input.len() / 2);
     let mut b = MapBuilder::default();
     let mut pending: Option<usize> = None;
+    // Each byte of a single-byte charset is one character, whatever the
+    // bytes around it: a run of those bytes is decoded in one call.
+    let single_byte = enc.is_single_byte();
     let mut i = 0;
     while i < input.len() {
         if pending.is_none() {
             let rest = input.get(i..).unwrap_or(&[]);
-            let run = ascii_run(rest);
+            let ascii = crate::sieve::ascii_prefix(rest);
+            let run = ascii.len();
             if run > 0 {
                 if run < 16 {
                     // A few characters between others: in their run.
@@ -173,8 +177,23 @@ pub(super) fn to_utf8(
                     b.push(out.len(), i, true);
                 }
                 // ASCII is UTF-8 as it is: copied whole.
-                out.push_str(std::str::from_utf8(&rest[..run]).unwrap_or(""));
+                out.push_str(ascii);
                 i += run;
+                continue;
+            }
+            if single_byte {
+                let n =
+                    rest.iter().position(u8::is_ascii).unwrap_or(rest.len());
+                let before = out.len();
+                errors |= feed(&mut dec, &rest[..n], &mut out, false);
+                let text = out.get(before..).unwrap_or("");
+                let mut chars = 0;
+                for (k, (at, c)) in text.char_indices().enumerate() {
+                    b.push_char(before + at, i + k, 1, c.len_utf8());
+                    chars += 1;
+                }
+                debug_assert_eq!(chars, n, "one character a byte");
+                i += n;
                 continue;
             }
         }
@@ -200,19 +219,6 @@ pub(super) fn to_utf8(
         b.push(before, pending.unwrap_or(input.len()), false);
     }
     (out, b.finish(0), errors)
-}
-
-/// The length of the run of ASCII bytes that `bytes` starts with,
-/// tested 16 bytes at a time.
-fn ascii_run(bytes: &[u8]) -> usize {
-    let mut run = 0;
-    for block in bytes.chunks(16) {
-        if !block.is_ascii() {
-            return run + block.iter().take_while(|c| c.is_ascii()).count();
-        }
-        run += block.len();
-    }
-    run
 }
 
 /// UTF-16 (RFC 2781), byte order mark sniffed as the Encoding Standard
@@ -604,6 +610,33 @@ mod tests {
             at += 2 * c.len_utf16();
         }
         assert!(map.anchor_count() < 20, "{}", map.anchor_count());
+    }
+
+    /// Single-byte charsets (runs of 8-bit bytes decoded in one call),
+    /// unmapped bytes among them: the text the decoder gives, each
+    /// character mapped to its byte.
+    #[test]
+    fn single_byte_runs_map_each_byte() {
+        let mut next = crate::testing::xorshift(0x51_6e_61_e5);
+        for enc in [WINDOWS_1252, encoding_rs::ISO_8859_8, encoding_rs::KOI8_R]
+        {
+            for _ in 0..200 {
+                let len = next() as usize % 300;
+                let raw: Vec<u8> = (0..len)
+                    .map(|_| match next() % 3 {
+                        0 => b'a' + (next() % 26) as u8,
+                        _ => 0x80 | next() as u8,
+                    })
+                    .collect();
+                let (text, map, bad) = to_utf8(&raw, enc, true);
+                let (want, want_bad) = enc.decode_without_bom_handling(&raw);
+                assert_eq!((text.as_str(), bad), (&*want, want_bad));
+                for (k, (t, _)) in text.char_indices().enumerate() {
+                    assert_eq!(map.raw_offset(t), k, "{} {raw:?}", enc.name());
+                }
+                assert_eq!(map.raw_offset(text.len()), raw.len());
+            }
+        }
     }
 
     #[test]
