@@ -19,8 +19,8 @@
 //! load, two byte permutes, a mask per class), and measures the runs of
 //! URL bytes that delimiting walks ([`ascii_run`]); with AVX2 alone both
 //! look each class up by two 16-entry shuffles, one by low and one by
-//! high nibble ([`ByteTables`]), 32 bytes at a time (a class of one byte
-//! by one compare). A masked load tells
+//! high nibble ([`ByteTables`]), 32 bytes at a time, and a class of one
+//! byte by one compare. A masked load tells
 //! an ASCII candidate's text ([`ascii_str`]) and finds a byte a few
 //! dozen bytes ahead, as the HTML scanner looks for `<`, `>` and quotes
 //! and the mbox reader for line ends ([`find_byte`], with AVX2 by 32-byte
@@ -754,20 +754,36 @@ pub(crate) fn utf8(bytes: &[u8]) -> Option<&str> {
 }
 
 /// The ASCII bytes `bytes` starts with, as text: 128 bytes a step with
-/// AVX2 (a body of mail in a single-byte charset is mostly ASCII), a
-/// byte loop otherwise.
+/// AVX2 (a body of mail is mostly ASCII), 16 at a time otherwise; none,
+/// with no vector load, where the first byte is not ASCII.
 pub(crate) fn ascii_prefix(bytes: &[u8]) -> &str {
+    if bytes.first().is_none_or(|b| !b.is_ascii()) {
+        return "";
+    }
     #[cfg(target_arch = "x86_64")]
     let n = if has_avx2() {
         // SAFETY: `has_avx2()` says the CPU has AVX2.
         unsafe { ascii_prefix_avx2(bytes) }
     } else {
-        bytes.iter().position(|b| !b.is_ascii()).unwrap_or(bytes.len())
+        ascii_prefix_by_16(bytes)
     };
     #[cfg(not(target_arch = "x86_64"))]
-    let n = bytes.iter().position(|b| !b.is_ascii()).unwrap_or(bytes.len());
+    let n = ascii_prefix_by_16(bytes);
     // SAFETY: `bytes[..n]` is ASCII, so valid UTF-8.
     unsafe { std::str::from_utf8_unchecked(&bytes[..n]) }
+}
+
+/// [`ascii_prefix`]'s length without AVX2: 16 bytes at a time by
+/// `<[u8]>::is_ascii` (a word at a time), then a byte loop.
+fn ascii_prefix_by_16(bytes: &[u8]) -> usize {
+    let mut run = 0;
+    for block in bytes.chunks(16) {
+        if !block.is_ascii() {
+            return run + block.iter().take_while(|c| c.is_ascii()).count();
+        }
+        run += block.len();
+    }
+    run
 }
 
 /// [`utf8`] for bytes owned: the text, or the bytes back.
@@ -1559,6 +1575,12 @@ mod tests {
                     assert_eq!(utf8(&b), want, "{len} {at} {piece:?}");
                     let owned = utf8_string(b.clone());
                     assert_eq!(owned.as_deref().ok(), want, "{len} {at}");
+                    let ascii = b
+                        .iter()
+                        .position(|x| !x.is_ascii())
+                        .unwrap_or(b.len());
+                    assert_eq!(ascii_prefix(&b).len(), ascii, "{len} {at}");
+                    assert_eq!(ascii_prefix_by_16(&b), ascii, "{len} {at}");
                     #[cfg(target_arch = "x86_64")]
                     if has_avx2() {
                         let want = b.iter().position(|x| !x.is_ascii());

@@ -613,26 +613,36 @@ mod tests {
     }
 
     /// Single-byte charsets (runs of 8-bit bytes decoded in one call),
-    /// unmapped bytes among them: the text the decoder gives, each
-    /// character mapped to its byte.
+    /// unmapped bytes among them, between ASCII runs short and long: the
+    /// text the decoder gives, every byte of each character mapped to
+    /// the character's byte.
     #[test]
     fn single_byte_runs_map_each_byte() {
         let mut next = crate::testing::xorshift(0x51_6e_61_e5);
-        for enc in [WINDOWS_1252, encoding_rs::ISO_8859_8, encoding_rs::KOI8_R]
-        {
+        let charsets = [
+            WINDOWS_1252,
+            encoding_rs::ISO_8859_8,
+            encoding_rs::KOI8_R,
+            encoding_rs::X_USER_DEFINED,
+        ];
+        for enc in charsets {
             for _ in 0..200 {
-                let len = next() as usize % 300;
-                let raw: Vec<u8> = (0..len)
-                    .map(|_| match next() % 3 {
-                        0 => b'a' + (next() % 26) as u8,
-                        _ => 0x80 | next() as u8,
-                    })
-                    .collect();
+                let mut raw = Vec::new();
+                for _ in 0..next() % 6 {
+                    for _ in 0..next() % 200 {
+                        raw.push(b'a' + (next() % 26) as u8);
+                    }
+                    for _ in 0..1 + next() % 8 {
+                        raw.push(0x80 | next() as u8);
+                    }
+                }
                 let (text, map, bad) = to_utf8(&raw, enc, true);
                 let (want, want_bad) = enc.decode_without_bom_handling(&raw);
                 assert_eq!((text.as_str(), bad), (&*want, want_bad));
-                for (k, (t, _)) in text.char_indices().enumerate() {
-                    assert_eq!(map.raw_offset(t), k, "{} {raw:?}", enc.name());
+                for (k, (t, c)) in text.char_indices().enumerate() {
+                    for j in t..t + c.len_utf8() {
+                        assert_eq!(map.raw_offset(j), k, "{}", enc.name());
+                    }
                 }
                 assert_eq!(map.raw_offset(text.len()), raw.len());
             }
