@@ -20,15 +20,15 @@
 //! URL bytes that delimiting walks ([`ascii_run`]); with AVX2 alone both
 //! look each class up by two 16-entry shuffles, one by low and one by
 //! high nibble ([`ByteTables`]), 32 bytes at a time, and a class of one
-//! byte by one compare. A masked load tells
-//! an ASCII candidate's text ([`ascii_str`]) and finds a byte a few
-//! dozen bytes ahead, as the HTML scanner looks for `<`, `>` and quotes
-//! and the mbox reader for line ends ([`find_byte`], with AVX2 by 32-byte
-//! loads, the last one overlapping), reads the positions of a byte 64
-//! bytes at a time ([`byte_positions`]) and those a header field is
-//! checked for ([`marks`]), and finds the last byte of a set
-//! ([`rfind_in`]). With AVX2, the ASCII bytes a text starts with are
-//! passed over 128 at a time ([`utf8`], [`ascii_prefix`]).
+//! byte by one compare. A masked load tells an ASCII candidate's text
+//! ([`ascii_str`]) and finds a byte a few dozen bytes ahead, as the HTML
+//! scanner looks for `<`, `>` and quotes and the mbox reader for line
+//! ends ([`find_byte`], with AVX2 by 32-byte loads, the last one
+//! overlapping), reads the positions of a byte 64 bytes at a time
+//! ([`byte_positions`]) and those a header field is checked for
+//! ([`marks`]), and finds the last byte of a set ([`rfind_in`]). With
+//! AVX2, the ASCII bytes a text starts with are passed over 128 at a
+//! time ([`utf8`], [`ascii_prefix`]).
 
 #![allow(unsafe_code)]
 

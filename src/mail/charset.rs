@@ -187,12 +187,14 @@ pub(super) fn to_utf8(
                 let before = out.len();
                 errors |= feed(&mut dec, &rest[..n], &mut out, false);
                 let text = out.get(before..).unwrap_or("");
-                let mut chars = 0;
+                debug_assert_eq!(
+                    text.chars().count(),
+                    n,
+                    "a character a byte"
+                );
                 for (k, (at, c)) in text.char_indices().enumerate() {
                     b.push_char(before + at, i + k, 1, c.len_utf8());
-                    chars += 1;
                 }
-                debug_assert_eq!(chars, n, "one character a byte");
                 i += n;
                 continue;
             }
