@@ -96,6 +96,13 @@ pub(crate) fn delimit(
     rules: &Rules,
 ) -> Option<Candidate> {
     let max_len = rules.max_len;
+    let url_prefix = colon >= 3 && ends_with_url(&hay[colon - 3..colon]);
+    // `URL` alone before the colon is the prefix's own scheme: what
+    // `scheme_start` would find, without its look at the bytes before.
+    // (Decided first, so that `<URL:` repeated costs a look a prefix.)
+    if url_prefix && (colon == 3 || !is_scheme_byte(hay[colon - 4])) {
+        return url_prefix_angle(hay, colon - 3, colon, max_len);
+    }
     if rules.refang
         && colon > 0
         && hay[colon - 1] == b'['
@@ -107,7 +114,6 @@ pub(crate) fn delimit(
     let hierarchical = after.starts_with(b"//");
     let url_char_after = after.first().is_some_and(|&b| starts_url_text(b))
         || byte_escape(hay, colon + 1);
-    let url_prefix = colon >= 3 && ends_with_url(&hay[colon - 3..colon]);
     // RFC 2397 3: `data:,text` (the media type left out) starts with `,`.
     let data_comma = after.first() == Some(&b',')
         && colon >= 4
@@ -116,19 +122,14 @@ pub(crate) fn delimit(
         // `Note: x`, `INFO: x`: only `URL:` may be followed by a space.
         return None;
     }
-    // `URL` alone before the colon is the prefix's own scheme: what
-    // `scheme_start` would find, without its look at the bytes before.
-    let s = if url_prefix && (colon == 3 || !is_scheme_byte(hay[colon - 4])) {
-        colon - 3
-    } else {
-        scheme_start(hay, colon)?
-    };
-    let scheme = &hay[s..colon];
-    // (The three bytes before the colon spell `URL`: the scheme is
-    // `URL` when it starts there.)
+    let s = scheme_start(hay, colon)?;
     if url_prefix && s == colon - 3 {
-        return url_prefix_angle(hay, s, colon, max_len);
+        // `URL` after scheme bytes that do not start the scheme (`-URL:`,
+        // `=3DURL:`): not after `<`, so a bare prefix, whose URL triggers
+        // itself.
+        return None;
     }
+    let scheme = &hay[s..colon];
     if !hierarchical {
         // `mailto:http://a/x` (a link written into the wrong field) is not
         // an address: the URL after it is the URL.

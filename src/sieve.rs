@@ -51,9 +51,10 @@ pub(crate) struct Sieve {
     /// 5 (upper case: `0x4N` and `0x5N` are letters where `0x6N` and
     /// `0x7N` are, and no byte the case bit turns into a letter is one).
     high: [u8; 16],
-    /// The last two letters of each scheme, lower case, as a bit set
-    /// indexed by `(second - b'a') * 26 + (last - b'a')`.
-    pairs: [u64; 11],
+    /// The last two letters of each scheme as a bit set indexed by
+    /// `LETTER[second] * 27 + LETTER[last]` (either case; the index 26
+    /// of a byte that is no letter is in no pair).
+    pairs: [u64; 12],
     /// By ASCII byte: `0x80` where the byte, in either case, is a last
     /// letter (the wide loop's one-instruction table lookup).
     last_ascii: [u8; 128],
@@ -119,7 +120,7 @@ impl Sieve {
         let mut s = Sieve {
             low: [0; 16],
             high: [0; 16],
-            pairs: [0; 11],
+            pairs: [0; 12],
             last_ascii: [0; 128],
             second_ascii: [0; 128],
             wide: false,
@@ -166,11 +167,6 @@ impl Sieve {
         ) else {
             return false;
         };
-        let (second, last) =
-            (second.to_ascii_lowercase(), last.to_ascii_lowercase());
-        if !second.is_ascii_lowercase() || !last.is_ascii_lowercase() {
-            return false;
-        }
         let i = pair_index(second, last);
         self.pairs[i / 64] >> (i % 64) & 1 != 0
     }
@@ -1376,8 +1372,22 @@ fn classes_avx2(bytes: &[u8], tables: &ByteTables<16>) -> ([u64; 16], u64) {
 
 /// The index of a pair of lower-case letters in [`Sieve::pairs`].
 fn pair_index(second: u8, last: u8) -> usize {
-    usize::from(second - b'a') * 26 + usize::from(last - b'a')
+    usize::from(LETTER[usize::from(second)]) * 27
+        + usize::from(LETTER[usize::from(last)])
 }
+
+/// By byte: an ASCII letter's place in the alphabet in either case
+/// (0 to 25), and 26 for every other byte.
+static LETTER: [u8; 256] = {
+    let mut t = [26; 256];
+    let mut c = 0;
+    while c < 26 {
+        t[b'a' as usize + c] = c as u8;
+        t[b'A' as usize + c] = c as u8;
+        c += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {

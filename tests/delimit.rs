@@ -735,6 +735,11 @@ fn contexts() {
         ("<http://a.example/>", Context::Angle),
         ("<URL:http://a.example/>", Context::UrlPrefix),
         ("URL: http://a.example/", Context::UrlPrefix),
+        ("-<URL:news:a.example>", Context::UrlPrefix),
+        // `URL:` after scheme bytes that cannot start a scheme is no
+        // prefix: the URL after it is in angle brackets.
+        ("x -URL:<news:a.example>", Context::Angle),
+        ("=3DURL:<news:a.example>", Context::Angle),
         ("\"http://a.example/\"", Context::Quote),
         ("“http://a.example/”", Context::Quote),
         ("(http://a.example/)", Context::Bracket),
