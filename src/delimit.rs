@@ -97,9 +97,9 @@ pub(crate) fn delimit(
 ) -> Option<Candidate> {
     let max_len = rules.max_len;
     let url_prefix = colon >= 3 && ends_with_url(&hay[colon - 3..colon]);
-    // `URL` alone before the colon is the prefix's own scheme: what
-    // `scheme_start` would find, without its look at the bytes before.
-    // (Decided first, so that `<URL:` repeated costs a look a prefix.)
+    // The colon of a `URL:` prefix (`URL` after no scheme byte): its URL
+    // is the one after it inside `<URL:...>`, or there is none. Told
+    // first, so that `<URL:` repeated costs one look a prefix.
     if url_prefix && (colon == 3 || !is_scheme_byte(hay[colon - 4])) {
         return url_prefix_angle(hay, colon - 3, colon, max_len);
     }
@@ -118,8 +118,8 @@ pub(crate) fn delimit(
     let data_comma = after.first() == Some(&b',')
         && colon >= 4
         && hay[colon - 4..colon].eq_ignore_ascii_case(b"data");
-    if !hierarchical && !url_char_after && !url_prefix && !data_comma {
-        // `Note: x`, `INFO: x`: only `URL:` may be followed by a space.
+    if !hierarchical && !url_char_after && !data_comma {
+        // `Note: x`, `INFO: x`: no URL (a `URL:` prefix was told above).
         return None;
     }
     let s = scheme_start(hay, colon)?;
@@ -348,7 +348,9 @@ const GLUED: &[&[u8]] = &[b"https", b"http", b"mailto", b"news", b"ftp"];
 /// [`scheme_start`] where the scheme is one of [`GLUED`] alone, after a
 /// byte that may be in no scheme and starts no escape (a backslash's,
 /// quoted-printable's `=`), or at the start: the common case, where no
-/// rule moves the start.
+/// rule moves the start. (No escape rule moves the start of today's
+/// words, all registered schemes, none starting with two hex digits:
+/// the escapes are left to the rules for any word added.)
 #[inline]
 fn glued_alone(hay: &[u8], colon: usize) -> Option<usize> {
     // Each byte of the run ORed with 0x20, big-endian: a byte that is no
@@ -383,14 +385,18 @@ const GLUED_LONGEST: usize = {
     n
 };
 
-/// [`GLUED`] as the keys of [`glued_alone`] (the words are lower case).
+/// [`GLUED`] as the keys of [`glued_alone`]: a word's bytes in a `u64`
+/// (so at most 7, the eighth read making the run too long), each a
+/// lower-case letter (what ORing with 0x20 gives a letter).
 const GLUED_KEYS: [u64; GLUED.len()] = {
+    assert!(GLUED_LONGEST < 8);
     let mut keys = [0u64; GLUED.len()];
     let mut i = 0;
     while i < GLUED.len() {
         let w = GLUED[i];
         let mut j = 0;
         while j < w.len() {
+            assert!(w[j].is_ascii_lowercase());
             keys[i] = keys[i] << 8 | w[j] as u64;
             j += 1;
         }
@@ -413,7 +419,7 @@ fn glued(hay: &[u8], first: usize, colon: usize) -> Option<usize> {
     };
     let w = *GLUED.iter().find(|w| ends(w))?;
     if run == w.len() {
-        return None; // the scheme alone, the common case
+        return None; // the scheme alone
     }
     let p = colon - w.len();
     let prefix = &hay[first..p];
@@ -1912,7 +1918,7 @@ mod tests {
     }
 
     /// Where `glued_alone` finds a scheme's start, the rules find the
-    /// same: runs of scheme bytes, `\\` and `=` around the glued words.
+    /// same: runs of scheme bytes, `\` and `=` around the glued words.
     #[test]
     fn glued_alone_agrees_with_the_rules() {
         let pieces: [&[u8]; 14] = [

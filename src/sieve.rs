@@ -1370,7 +1370,9 @@ fn classes_avx2(bytes: &[u8], tables: &ByteTables<16>) -> ([u64; 16], u64) {
     (out, high & valid)
 }
 
-/// The index of a pair of lower-case letters in [`Sieve::pairs`].
+/// The index in [`Sieve::pairs`] of the bytes `second` and `last` (in
+/// either case; a byte that is no letter counts as 26, which no pair
+/// uses).
 fn pair_index(second: u8, last: u8) -> usize {
     usize::from(LETTER[usize::from(second)]) * 27
         + usize::from(LETTER[usize::from(last)])
@@ -1706,6 +1708,33 @@ mod tests {
             .map(|&i| std::str::from_utf8(&hay[i - 2..=i]).unwrap())
             .collect();
         assert_eq!(kept, ["to:", "TO:", "To:", "ws:", "RL:", " d:"]);
+    }
+
+    /// Every pair of bytes before a colon (not followed by `/`): kept
+    /// exactly when some name ends in those two bytes, in either case.
+    #[test]
+    fn keeps_every_pair_that_ends_a_name() {
+        let names: Vec<&str> = crate::scheme::colon_words().collect();
+        let s = Sieve::new(names.iter().copied()).unwrap();
+        let ends = |pair: &[u8]| {
+            names.iter().any(|n| {
+                n.len() >= 2
+                    && n.as_bytes()[n.len() - 2..].eq_ignore_ascii_case(pair)
+            })
+        };
+        let mut kept = 0;
+        for second in 0..=255u8 {
+            for last in 0..=255u8 {
+                let hay = [second, last, b':', b'x'];
+                assert_eq!(
+                    s.keeps(&hay, 2),
+                    ends(&hay[..2]),
+                    "{second:#04x} {last:#04x}"
+                );
+                kept += usize::from(s.keeps(&hay, 2));
+            }
+        }
+        assert!(kept >= 4 * 10, "{kept}");
     }
 
     #[test]

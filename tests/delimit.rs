@@ -751,6 +751,10 @@ fn contexts() {
         assert_eq!(h.len(), 1, "{input}");
         assert_eq!(h[0].context(), *want, "{input}");
     }
+    // Nor is such a `URL` a scheme of its own.
+    for input in ["x -URL://a.example/", "=3DURL://a.example/ y"] {
+        assert!(hits(input).is_empty(), "{input}");
+    }
 }
 
 #[test]
