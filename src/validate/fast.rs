@@ -177,22 +177,19 @@ fn quick_check_scalar(s: &str) -> Option<Quick> {
 
 // Classes of ASCII bytes for [`quick_by_masks`], bit `j` of byte `b` in
 // `TABLES[j / 8][b]`.
-const ALPHA: usize = 0;
-const DIGIT: usize = 1;
-/// `+ - .`, which a scheme may hold after its first letter.
-const SCHEME_EXTRA: usize = 2;
-/// `- _ ~`, which a host label may hold besides letters and digits.
-const LABEL_EXTRA: usize = 3;
+/// ALPHA, DIGIT and `+ - .`: the bytes of a scheme after its first.
+const SCHEME: usize = 0;
+/// A host's label bytes and `.` ([`HOST_LABEL`], [`HOST_DOT`]).
+const HOST_NAME: usize = 1;
 /// The bytes that stand for themselves in a path ([`PATH_BYTE`]).
-const PATH: usize = 4;
-const HEX: usize = 5;
-const COLON: usize = 6;
-const SLASH: usize = 7;
-const QUESTION: usize = 8;
-const HASH: usize = 9;
-const PERCENT: usize = 10;
-const DOT: usize = 11;
-const DASH: usize = 12;
+const PATH: usize = 2;
+const COLON: usize = 3;
+const SLASH: usize = 4;
+const QUESTION: usize = 5;
+const HASH: usize = 6;
+const PERCENT: usize = 7;
+const DOT: usize = 8;
+const DASH: usize = 9;
 
 static TABLES: ByteTables<16> = ByteTables::new({
     let mut t = [[0u8; 128]; 2];
@@ -208,12 +205,9 @@ static TABLES: ByteTables<16> = ByteTables::new({
 
 /// The classes of an ASCII byte, bit `j` for class `j`.
 const fn classes_of(b: u8) -> u16 {
-    class(b.is_ascii_alphabetic(), ALPHA)
-        | class(b.is_ascii_digit(), DIGIT)
-        | class(matches!(b, b'+' | b'-' | b'.'), SCHEME_EXTRA)
-        | class(matches!(b, b'-' | b'_' | b'~'), LABEL_EXTRA)
+    class(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'), SCHEME)
+        | class(matches!(HOST[b as usize], HOST_LABEL | HOST_DOT), HOST_NAME)
         | class(PATH_BYTE[b as usize], PATH)
-        | class(b.is_ascii_hexdigit(), HEX)
         | class(b == b':', COLON)
         | class(b == b'/', SLASH)
         | class(b == b'?', QUESTION)
@@ -256,12 +250,12 @@ fn quick_by_masks(s: &str, m: &[u64; 16], non_ascii: u64) -> Option<Quick> {
         |k: usize| 1u64.checked_shl(k as u32).map_or(u64::MAX, |x| x - 1);
     let bit = |k: usize| 1u64.checked_shl(k as u32).unwrap_or(0);
     let all = below(n);
-    if non_ascii != 0 || m[ALPHA] & 1 == 0 {
+    if non_ascii != 0 || !b.first().is_some_and(u8::is_ascii_alphabetic) {
         return None;
     }
     // RFC 3986 3.1: the scheme runs to the first byte that cannot be in
     // it, which must be the colon.
-    let not_scheme = all & !(m[ALPHA] | m[DIGIT] | m[SCHEME_EXTRA]);
+    let not_scheme = all & !m[SCHEME];
     let scheme_len = not_scheme.trailing_zeros() as usize;
     if not_scheme == 0 || m[COLON] & bit(scheme_len) == 0 {
         return None;
@@ -271,8 +265,7 @@ fn quick_by_masks(s: &str, m: &[u64; 16], non_ascii: u64) -> Option<Quick> {
         // The host: label bytes and dots up to `:` `/` `?` `#` or the end
         // (at most 60 bytes here: no label can be over 63).
         let host_start = i + 2;
-        let host_bytes = m[ALPHA] | m[DIGIT] | m[LABEL_EXTRA] | m[DOT];
-        let stop = all & !below(host_start) & !host_bytes;
+        let stop = all & !below(host_start) & !m[HOST_NAME];
         let host_end =
             if stop == 0 { n } else { stop.trailing_zeros() as usize };
         let ends = m[COLON] | m[SLASH] | m[QUESTION] | m[HASH];
@@ -320,10 +313,13 @@ fn quick_by_masks(s: &str, m: &[u64; 16], non_ascii: u64) -> Option<Quick> {
     {
         return None;
     }
-    if pct != 0 {
-        let hex = u128::from(m[HEX]);
-        let pct = u128::from(pct);
-        if (pct << 1 | pct << 2) & !hex != 0 {
+    // Each `%` followed by two hex digits (a byte at a time: few URLs
+    // hold escapes).
+    let mut escapes = pct;
+    while escapes != 0 {
+        let k = escapes.trailing_zeros() as usize;
+        escapes &= escapes - 1;
+        if !(is_hex(b.get(k + 1)) && is_hex(b.get(k + 2))) {
             return None;
         }
     }
