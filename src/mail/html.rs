@@ -292,7 +292,6 @@ fn scan<'f>(
         html,
         b: html.as_bytes(),
         out: HtmlScan::default(),
-        no_quote_from: [usize::MAX; 2],
         no_gt_from: usize::MAX,
         attrs: Vec::new(),
         each,
@@ -457,9 +456,6 @@ struct Scanner<'a, 'f> {
     html: &'a str,
     b: &'a [u8],
     out: HtmlScan,
-    /// Searches for `"` (index 0) or `'` (index 1) starting at or after
-    /// this offset are known to fail.
-    no_quote_from: [usize; 2],
     /// Searches for `>` starting at or after this offset are known to fail.
     no_gt_from: usize,
     /// Attributes of the current tag (reused buffer).
@@ -561,23 +557,6 @@ impl Scanner<'_, '_> {
         let r = find_byte(self.b, from, self.b.len(), b'>');
         if r.is_none() {
             self.no_gt_from = from;
-        }
-        r
-    }
-
-    /// The quote `q` at or after `from`, memoized like
-    /// [`Scanner::find_gt`].
-    fn find_quote(&mut self, from: usize, q: u8) -> Option<usize> {
-        let k = usize::from(q == b'\'');
-        let limit = self.no_quote_from.get(k).copied().unwrap_or(0);
-        if from >= limit {
-            return None;
-        }
-        let r = find_byte(self.b, from, self.b.len(), q);
-        if r.is_none()
-            && let Some(l) = self.no_quote_from.get_mut(k)
-        {
-            *l = from;
         }
         r
     }
@@ -769,23 +748,25 @@ impl Scanner<'_, '_> {
     }
 
     /// The end of a value quoted with `q` starting at `vs`, and where
-    /// attribute parsing resumes (see the module documentation).
-    fn quoted_end(&mut self, vs: usize, q: u8) -> (usize, usize) {
+    /// attribute parsing resumes (see the module documentation). One
+    /// search to the quote or a `>`, then, after a `>`, one to the quote
+    /// or a `<` (which starts the next tag): no byte is searched twice,
+    /// so no failed search needs a memo.
+    fn quoted_end(&self, vs: usize, q: u8) -> (usize, usize) {
         let b = self.b;
         let n = b.len();
-        let qpos = self.find_quote(vs, q);
-        let gt = find_byte(b, vs, qpos.unwrap_or(n), b'>');
-        match (qpos, gt) {
-            (Some(qp), Some(g)) => {
-                if find_byte(b, g + 1, qp, b'<').is_some() {
-                    (g, g)
-                } else {
-                    (qp, qp + 1)
-                }
-            }
-            (Some(qp), None) => (qp, qp + 1),
-            (None, Some(g)) => (g, g),
-            (None, None) => (n, n),
+        let first = |from: usize, other: u8| {
+            b.get(from..)
+                .and_then(|rest| memchr::memchr2(q, other, rest))
+                .map(|k| from + k)
+        };
+        match first(vs, b'>') {
+            None => (n, n),
+            Some(qp) if b[qp] == q => (qp, qp + 1),
+            Some(g) => match first(g + 1, b'<') {
+                Some(qp) if b[qp] == q => (qp, qp + 1),
+                _ => (g, g),
+            },
         }
     }
 

@@ -240,7 +240,8 @@ static PATH_BYTE: [bool; 128] = {
 
 /// [`quick_check`] from the classes of the bytes of `s` (at most 64) as
 /// bit masks: the same rules as [`quick_check_scalar`], each applied to
-/// all the bytes at once, with no branch on a byte.
+/// all the bytes at once (the port's digits, dot segments and escapes
+/// looked at one by one).
 fn quick_by_masks(s: &str, m: &[u64; 16], non_ascii: u64) -> Option<Quick> {
     let b = s.as_bytes();
     let n = b.len();
@@ -313,7 +314,7 @@ fn quick_by_masks(s: &str, m: &[u64; 16], non_ascii: u64) -> Option<Quick> {
     {
         return None;
     }
-    // Each `%` followed by two hex digits (a byte at a time: few URLs
+    // Each `%` followed by two hex digits (one `%` at a time: few URLs
     // hold escapes).
     let mut escapes = pct;
     while escapes != 0 {
@@ -361,7 +362,7 @@ mod quick_tests {
     /// random strings of URL pieces and stray bytes, up to 70 bytes.
     #[test]
     fn masks_agree_with_the_byte_loop() {
-        let pieces: [&str; 38] = [
+        let pieces: [&str; 39] = [
             "http",
             "h",
             "x+y",
@@ -380,6 +381,7 @@ mod quick_tests {
             "%",
             "%4",
             "%41",
+            "%Af",
             "%zz",
             "?",
             "#",
