@@ -98,8 +98,9 @@ pub(crate) fn delimit(
     let max_len = rules.max_len;
     let url_prefix = colon >= 3 && ends_with_url(&hay[colon - 3..colon]);
     // The colon of a `URL:` prefix (`URL` after no scheme byte): its URL
-    // is the one after it inside `<URL:...>`, or there is none. Told
-    // first, so that `<URL:` repeated costs one look a prefix.
+    // is the one after it inside `<URL:...>` (a bare prefix's URL
+    // triggers itself). Told first, so that `<URL:` repeated costs one
+    // look a prefix.
     if url_prefix && (colon == 3 || !is_scheme_byte(hay[colon - 4])) {
         return url_prefix_angle(hay, colon - 3, colon, max_len);
     }
