@@ -99,8 +99,8 @@ pub(crate) fn delimit(
     let url_prefix = colon >= 3 && ends_with_url(&hay[colon - 3..colon]);
     // The colon of a `URL:` prefix (`URL` after no scheme byte): its URL
     // is the one after it inside `<URL:...>` (a bare prefix's URL
-    // triggers itself). Told first, so that `<URL:` repeated costs one
-    // look a prefix.
+    // triggers itself). Told before the refang, `data:,` and scheme tests,
+    // which it needs none of.
     if url_prefix && (colon == 3 || !is_scheme_byte(hay[colon - 4])) {
         return url_prefix_angle(hay, colon - 3, colon, max_len);
     }
@@ -120,7 +120,8 @@ pub(crate) fn delimit(
         && colon >= 4
         && hay[colon - 4..colon].eq_ignore_ascii_case(b"data");
     if !hierarchical && !url_char_after && !data_comma {
-        // `Note: x`, `INFO: x`: no URL (a `URL:` prefix was told above).
+        // `Note: x`, `INFO: x`: only `URL:` may be followed by a space,
+        // and a bare `URL:` prefix has no URL of its own.
         return None;
     }
     let s = scheme_start(hay, colon)?;
@@ -229,15 +230,24 @@ static SCHEME_BYTE: [bool; 256] = {
 
 /// Rule 1: the start of the scheme that ends at `colon`.
 fn scheme_start(hay: &[u8], colon: usize) -> Option<usize> {
-    glued_alone(hay, colon).or_else(|| scheme_start_by_rules(hay, colon))
-}
-
-/// [`scheme_start`] by each of its rules.
-fn scheme_start_by_rules(hay: &[u8], colon: usize) -> Option<usize> {
     let floor = colon.saturating_sub(MAX_SCHEME + 1);
     let before = &hay[floor..colon];
     let run = before.iter().rev().take_while(|&&b| is_scheme_byte(b)).count();
     let first = colon - run;
+    if glued_alone(hay, first, colon) {
+        return Some(first);
+    }
+    scheme_start_by_rules(hay, colon, floor, first)
+}
+
+/// [`scheme_start`] by each of its rules, for the run of scheme bytes
+/// `hay[first..colon]` (at most `MAX_SCHEME + 1` of them, from `floor`).
+fn scheme_start_by_rules(
+    hay: &[u8],
+    colon: usize,
+    floor: usize,
+    first: usize,
+) -> Option<usize> {
     // A run longer than any scheme is a word, not a scheme.
     let word = first == floor && first > 0 && is_scheme_byte(hay[first - 1]);
     let registered =
@@ -346,65 +356,16 @@ pub(crate) fn escape_ends_at(hay: &[u8], s: usize) -> bool {
 /// another.
 const GLUED: &[&[u8]] = &[b"https", b"http", b"mailto", b"news", b"ftp"];
 
-/// [`scheme_start`] where the scheme is one of [`GLUED`] alone, after a
-/// byte that may be in no scheme and starts no escape (a backslash's,
-/// quoted-printable's `=`), or at the start: the common case, where no
-/// rule moves the start. (No escape rule moves the start of today's
-/// words, all registered schemes, none starting with two hex digits:
-/// the escapes are left to the rules for any word added.)
+/// Whether the whole run of scheme bytes `hay[first..colon]` is one of
+/// [`GLUED`] (in any case) after no `\` or `=`: the common case, where
+/// no rule of [`scheme_start`] moves the start (the escapes, which might,
+/// are left to them).
 #[inline]
-fn glued_alone(hay: &[u8], colon: usize) -> Option<usize> {
-    // Each byte of the run ORed with 0x20, big-endian: a byte that is no
-    // letter stays no letter, so the key is a word's only if the run is
-    // that word in either case.
-    let (mut first, mut key) = (colon, 0u64);
-    while first > 0 && colon - first <= GLUED_LONGEST {
-        let b = hay[first - 1];
-        if !is_scheme_byte(b) {
-            break;
-        }
-        key |= u64::from(b | 0x20) << (8 * (colon - first));
-        first -= 1;
-    }
-    if colon - first > GLUED_LONGEST
-        || (first > 0 && matches!(hay[first - 1], b'\\' | b'='))
-    {
-        return None;
-    }
-    GLUED_KEYS.contains(&key).then_some(first)
+fn glued_alone(hay: &[u8], first: usize, colon: usize) -> bool {
+    let run = &hay[first..colon];
+    (first == 0 || !matches!(hay[first - 1], b'\\' | b'='))
+        && GLUED.iter().any(|w| run.eq_ignore_ascii_case(w))
 }
-
-/// The longest of [`GLUED`].
-const GLUED_LONGEST: usize = {
-    let (mut i, mut n) = (0, 0);
-    while i < GLUED.len() {
-        if GLUED[i].len() > n {
-            n = GLUED[i].len();
-        }
-        i += 1;
-    }
-    n
-};
-
-/// [`GLUED`] as the keys of [`glued_alone`]: a word's bytes in a `u64`
-/// (so at most 7, the eighth read making the run too long), each a
-/// lower-case letter (what ORing with 0x20 gives a letter).
-const GLUED_KEYS: [u64; GLUED.len()] = {
-    assert!(GLUED_LONGEST < 8);
-    let mut keys = [0u64; GLUED.len()];
-    let mut i = 0;
-    while i < GLUED.len() {
-        let w = GLUED[i];
-        let mut j = 0;
-        while j < w.len() {
-            assert!(w[j].is_ascii_lowercase());
-            keys[i] = keys[i] << 8 | w[j] as u64;
-            j += 1;
-        }
-        i += 1;
-    }
-    keys
-};
 
 /// Rule 1 for a scheme glued to the text before it (`the season.http://`,
 /// `lists.example.comhttp://`, `GUARANTEEDhttp://`, `1.http://`, `=3D`
@@ -634,8 +595,8 @@ fn quoted_value(
     let limit = hay.len().min(s.saturating_add(max_len + 1));
     let other = if quote == b'"' { b'\'' } else { b'"' };
     // One pass to the closing quote, noting whether the other quote
-    // comes before it (most values hold none, so the concatenation
-    // check below is skipped).
+    // comes before it (most values hold no other quote, so the
+    // concatenation check below is skipped).
     let mut has_other = false;
     let close = s + hay[s..limit].iter().position(|&b| {
         has_other |= b == other;
@@ -1936,11 +1897,14 @@ mod tests {
                 .collect();
             let colon = hay.len();
             hay.extend_from_slice(b"://a.example/");
-            if let Some(s) = glued_alone(&hay, colon) {
+            let run = hay[..colon].iter().rev();
+            let first =
+                colon - run.take_while(|&&b| is_scheme_byte(b)).count();
+            if glued_alone(&hay, first, colon) {
                 found += 1;
                 assert_eq!(
-                    scheme_start_by_rules(&hay, colon),
-                    Some(s),
+                    scheme_start_by_rules(&hay, colon, 0, first),
+                    Some(first),
                     "{:?}",
                     String::from_utf8_lossy(&hay)
                 );

@@ -748,10 +748,9 @@ impl Scanner<'_, '_> {
     }
 
     /// The end of a value quoted with `q` starting at `vs`, and where
-    /// attribute parsing resumes (see the module documentation). One
-    /// search to the quote or a `>`, then, after a `>`, one to the quote
-    /// or a `<` (which starts the next tag): no byte is searched twice,
-    /// so no failed search needs a memo.
+    /// attribute parsing resumes (see the module documentation): one
+    /// search to the quote or a `>`, and after a `>` one to the quote or
+    /// a `<`.
     fn quoted_end(&self, vs: usize, q: u8) -> (usize, usize) {
         let b = self.b;
         let n = b.len();
