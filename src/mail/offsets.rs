@@ -245,6 +245,10 @@ pub(crate) struct MapBuilder {
     /// Where the last anchor's mixed run ends (text, raw) and how many
     /// characters it has, while it is the last anchor.
     run_end: Option<(usize, usize, usize)>,
+    /// Where the next character of the last anchor's run of one width
+    /// (`num` raw bytes to `den` text bytes) starts, while the last
+    /// character pushed was one of that run: (text, raw, num, den).
+    next_char: Option<(usize, usize, u8, u8)>,
 }
 
 impl MapBuilder {
@@ -258,7 +262,43 @@ impl MapBuilder {
     /// `raw_len` raw bytes at `raw`: characters of one width in a row
     /// make one anchor, others a mixed run. All its bytes map to its
     /// first raw byte.
+    ///
+    /// A character right after the previous one, in the same run, takes
+    /// a few comparisons: converted text is mostly such characters.
+    #[inline]
     pub(super) fn push_char(
+        &mut self,
+        text: usize,
+        raw: usize,
+        raw_len: usize,
+        text_len: usize,
+    ) {
+        if let Some((t, r, num, den)) = self.next_char
+            && (t, r) == (text, raw)
+            && (usize::from(num), usize::from(den)) == (raw_len, text_len)
+        {
+            // On the lattice of the last anchor: the run goes on.
+            self.next_char = Some((t + text_len, r + raw_len, num, den));
+            return;
+        }
+        // While `run_end` is set, the last anchor is its mixed run, so
+        // no run of one width can go on.
+        if let Some((t, r, n)) = self.run_end
+            && (t, r) == (text, raw)
+            && n < RUN_CHARS
+            && let Some(code) = char_code(raw_len, text_len)
+        {
+            self.map.chars.push(code);
+            self.run_end = Some((text + text_len, raw + raw_len, n + 1));
+            return;
+        }
+        self.push_char_slow(text, raw, raw_len, text_len);
+    }
+
+    /// [`MapBuilder::push_char`] for a character that does not simply
+    /// continue the last run.
+    #[inline(never)]
+    fn push_char_slow(
         &mut self,
         text: usize,
         raw: usize,
@@ -275,7 +315,9 @@ impl MapBuilder {
             && (text - l.text).is_multiple_of(usize::from(den))
             && l.raw_at(text) == raw
         {
-            return; // the run of one width goes on
+            // The run of one width goes on.
+            self.next_char = Some((text + text_len, raw + raw_len, num, den));
+            return;
         }
         let Some(code) = char_code(raw_len, text_len) else {
             self.push_ratio(text, raw, 0, 1);
@@ -306,7 +348,13 @@ impl MapBuilder {
             return;
         }
         match (num, den) {
-            (Ok(num), Ok(den)) => self.push_ratio(text, raw, num, den),
+            (Ok(num), Ok(den)) => {
+                self.push_ratio(text, raw, num, den);
+                // `den` is at least 1 here (`char_code` took the text
+                // width): the last anchor is this run, or one it goes on.
+                self.next_char =
+                    Some((text + text_len, raw + raw_len, num, den));
+            }
             _ => {
                 self.start_run(text, raw, code);
                 self.run_end = Some((text + text_len, raw + raw_len, 1));
@@ -326,6 +374,7 @@ impl MapBuilder {
     /// Anchors come in text order; one that steps back replaces what it
     /// overlaps rather than breaking the order.
     pub(crate) fn drop_from(&mut self, text: usize) {
+        self.next_char = None;
         while let Some(last) = self.map.anchors.last()
             && last.text >= text
         {
@@ -348,6 +397,7 @@ impl MapBuilder {
     ) {
         let den = den.max(1);
         self.drop_from(text);
+        self.next_char = None;
         if let Some(last) = self.map.anchors.last()
             && last.den > 0
             && last.num == num
@@ -392,5 +442,52 @@ impl MapBuilder {
             anchors.insert(0, Anchor::ratio(0, raw, 0, 1));
         }
         self.map
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shortcuts of `push_char` (a character right after the last
+    /// one of its run) build the map the full test builds: characters of
+    /// random widths, in runs and alone, some not right after the
+    /// previous one, some too wide for a mixed run, anchors between.
+    #[test]
+    fn push_char_shortcuts_build_the_same_map() {
+        let mut next = crate::testing::xorshift(0x0ff5_e7ab_1e5e_ed01);
+        let widths = [(1, 1), (1, 2), (2, 3), (1, 1), (4, 4), (3, 1), (40, 3)];
+        for _ in 0..2000 {
+            let mut fast = MapBuilder::default();
+            let mut slow = MapBuilder::default();
+            let (mut t, mut r) = (0, 0);
+            let mut w = widths[0];
+            for _ in 0..next() % 300 {
+                match next() % 16 {
+                    // Mostly the same width again, right after.
+                    0..=9 => {}
+                    10..=12 => w = widths[(next() % 7) as usize],
+                    13 => {
+                        t += (next() % 3) as usize;
+                        r += (next() % 3) as usize;
+                    }
+                    14 => {
+                        let linear = next().is_multiple_of(2);
+                        fast.push(t, r, linear);
+                        slow.push(t, r, linear);
+                        continue;
+                    }
+                    _ => {
+                        // A step back: the anchors it overlaps go.
+                        t = t.saturating_sub((next() % 4) as usize);
+                    }
+                }
+                fast.push_char(t, r, w.0, w.1);
+                slow.push_char_slow(t, r, w.0, w.1);
+                t += w.1;
+                r += w.0;
+            }
+            assert_eq!(fast.finish(0), slow.finish(0));
+        }
     }
 }
