@@ -138,6 +138,19 @@ pub(super) fn to_utf8(
     enc: &'static Encoding,
     exact: bool,
 ) -> (String, OffsetMap, bool) {
+    to_utf8_by(input, enc, exact, true)
+}
+
+/// [`to_utf8`]. With `runs` false, every byte outside a run of ASCII is
+/// fed to the decoder on its own, so that each character is known by
+/// the byte that completed it: what decoding in runs must agree with,
+/// and what it falls back to on input it cannot read ahead.
+fn to_utf8_by(
+    input: &[u8],
+    enc: &'static Encoding,
+    exact: bool,
+    runs: bool,
+) -> (String, OffsetMap, bool) {
     if enc == UTF_8
         && let Some(s) = crate::sieve::utf8(input)
     {
@@ -153,50 +166,52 @@ pub(super) fn to_utf8(
         let (text, _, bad) = enc.decode(input);
         return (text.into_owned(), OffsetMap::constant(0), bad);
     }
+    if runs && enc.is_single_byte() {
+        return single_byte_to_utf8(input, enc);
+    }
+    let units = if runs { Units::of(enc) } else { None };
     let mut errors = false;
     let mut dec = enc.new_decoder_without_bom_handling();
     let mut out = String::with_capacity(input.len() + input.len() / 2);
     let mut b = MapBuilder::default();
     let mut pending: Option<usize> = None;
-    // Each byte of a single-byte charset is one character, whatever the
-    // bytes around it: a run of those bytes is decoded in one call.
-    let single_byte = enc.is_single_byte();
+    // The characters of a run, as `Units::run` reads them.
+    let mut widths: Vec<(usize, u8)> = Vec::new();
+    // Runs are decoded whole until the first byte fed on its own: the
+    // decoder may hold a lead byte after that (error recovery re-reads
+    // bytes), so from there on every byte is fed on its own.
+    let mut one_by_one = false;
     let mut i = 0;
     while i < input.len() {
         if pending.is_none() {
             let rest = input.get(i..).unwrap_or(&[]);
             let ascii = crate::sieve::ascii_prefix(rest);
-            let run = ascii.len();
-            if run > 0 {
-                if run < 16 {
-                    // A few characters between others: in their run.
-                    for k in 0..run {
-                        b.push_char(out.len() + k, i + k, 1, 1);
-                    }
-                } else {
-                    b.push(out.len(), i, true);
-                }
+            if !ascii.is_empty() {
+                push_ascii(&mut b, out.len(), i, ascii.len());
                 // ASCII is UTF-8 as it is: copied whole.
                 out.push_str(ascii);
-                i += run;
+                i += ascii.len();
                 continue;
             }
-            if single_byte {
-                let n =
-                    rest.iter().position(u8::is_ascii).unwrap_or(rest.len());
+            if let Some(units) = units
+                && !one_by_one
+            {
+                // The decoder holds nothing: only whole runs went in.
+                let (end, whole) = units.run(input, i, &mut widths);
                 let before = out.len();
-                errors |= feed(&mut dec, &rest[..n], &mut out, false);
-                let text = out.get(before..).unwrap_or("");
-                debug_assert_eq!(
-                    text.chars().count(),
-                    n,
-                    "a character a byte"
-                );
-                for (k, (at, c)) in text.char_indices().enumerate() {
-                    b.push_char(before + at, i + k, 1, c.len_utf8());
+                if end > i
+                    && !feed(&mut dec, &input[i..end], &mut out, false)
+                    && push_units(&mut b, &out, before, i, &widths)
+                {
+                    i = end;
+                    one_by_one = !whole;
+                    continue;
                 }
-                i += n;
-                continue;
+                // Malformed, or not what the lead bytes promised: a byte
+                // at a time from here, from a decoder in the same state.
+                out.truncate(before);
+                dec = enc.new_decoder_without_bom_handling();
+                one_by_one = true;
             }
         }
         let start = pending.unwrap_or(i);
@@ -221,6 +236,255 @@ pub(super) fn to_utf8(
         b.push(before, pending.unwrap_or(input.len()), false);
     }
     (out, b.finish(0), errors)
+}
+
+/// Where a run of ASCII becomes an anchor of its own in a map.
+const LONG_ASCII: usize = 16;
+
+/// Maps a run of `len` ASCII bytes, copied from raw offset `raw` to text
+/// offset `text`: a few characters between others in their run, a
+/// longer run as an anchor of its own.
+fn push_ascii(b: &mut MapBuilder, text: usize, raw: usize, len: usize) {
+    if len < LONG_ASCII {
+        for k in 0..len {
+            b.push_char(text + k, raw + k, 1, 1);
+        }
+    } else {
+        b.push(text, raw, true);
+    }
+}
+
+/// A single-byte charset: every byte is one character, whatever the
+/// bytes around it (ASCII bytes are themselves), so each byte of 0x80 or
+/// more is looked up in a table of the charset's characters and maps to
+/// its own byte. A byte the charset leaves unmapped is U+FFFD, and makes
+/// the text malformed, as the decoder has it.
+fn single_byte_to_utf8(
+    input: &[u8],
+    enc: &'static Encoding,
+) -> (String, OffsetMap, bool) {
+    let table = upper_half(enc);
+    let mut out = String::with_capacity(input.len() + input.len() / 2);
+    let mut b = MapBuilder::default();
+    let mut errors = false;
+    let mut i = 0;
+    while i < input.len() {
+        let run = ascii_run(&input[i..]);
+        push_ascii(&mut b, out.len(), i, run);
+        // ASCII is UTF-8 as it is: a long run copied whole.
+        if run < 8 {
+            out.extend(input[i..i + run].iter().map(|&a| char::from(a)));
+        } else {
+            out.push_str(crate::sieve::ascii_prefix(&input[i..i + run]));
+        }
+        i += run;
+        while let Some(&byte) = input.get(i)
+            && !byte.is_ascii()
+        {
+            let c = table[usize::from(byte & 0x7f)];
+            errors |= c == char::REPLACEMENT_CHARACTER;
+            b.push_char(out.len(), i, 1, c.len_utf8());
+            out.push(c);
+            i += 1;
+        }
+    }
+    (out, b.finish(0), errors)
+}
+
+/// The length of the run of ASCII that `bytes` starts with: a few bytes
+/// (a space between words) counted here, a longer run by the vector
+/// search.
+#[inline]
+fn ascii_run(bytes: &[u8]) -> usize {
+    let head = bytes.iter().take(8).take_while(|b| b.is_ascii()).count();
+    if head < 8 {
+        return head;
+    }
+    head + crate::sieve::ascii_prefix(&bytes[head..]).len()
+}
+
+/// The characters of bytes 0x80 to 0xFF in single-byte charset `enc`,
+/// decoded once a thread and kept.
+fn upper_half(enc: &'static Encoding) -> [char; 128] {
+    thread_local! {
+        static TABLES: std::cell::RefCell<Vec<(&'static Encoding, [char; 128])>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    TABLES.with_borrow_mut(|tables| {
+        if let Some((_, t)) = tables.iter().find(|(e, _)| *e == enc) {
+            return *t;
+        }
+        let bytes: Vec<u8> = (0x80..=0xff).collect();
+        let (text, _) = enc.decode_without_bom_handling(&bytes);
+        debug_assert_eq!(text.chars().count(), 128, "a character a byte");
+        let mut t = [char::REPLACEMENT_CHARACTER; 128];
+        for (slot, c) in t.iter_mut().zip(text.chars()) {
+            *slot = c;
+        }
+        tables.push((enc, t));
+        t
+    })
+}
+
+/// The length of the UTF-8 sequence whose first byte is `lead`.
+fn utf8_width(lead: u8) -> usize {
+    match lead {
+        0..0xc0 => 1,
+        0xc0..0xe0 => 2,
+        0xe0..0xf0 => 3,
+        _ => 4,
+    }
+}
+
+/// The ASCII-compatible charsets of more than one byte a character
+/// whose characters' lengths follow from their first bytes (the lead
+/// byte rules of each decoder in the Encoding Standard), so that a run
+/// of them can be decoded in one call and still be mapped character by
+/// character.
+#[derive(Clone, Copy, Debug)]
+enum Units {
+    Utf8,
+    /// GBK and gb18030 (one decoder).
+    Gb18030,
+    Big5,
+    EucJp,
+    EucKr,
+    ShiftJis,
+}
+
+impl Units {
+    fn of(enc: &'static Encoding) -> Option<Units> {
+        use encoding_rs::{BIG5, EUC_JP, GB18030, SHIFT_JIS};
+        Some(match enc {
+            e if e == UTF_8 => Units::Utf8,
+            e if e == GBK || e == GB18030 => Units::Gb18030,
+            e if e == BIG5 => Units::Big5,
+            e if e == EUC_JP => Units::EucJp,
+            e if e == EUC_KR => Units::EucKr,
+            e if e == SHIFT_JIS => Units::ShiftJis,
+            _ => return None,
+        })
+    }
+
+    /// The well-formed character that starts `rest` (with a byte of
+    /// 0x80 or more): its length in bytes and how many characters it
+    /// decodes to. `None` where the first byte starts no character.
+    /// Only the first byte (and gb18030's second) is read: whether the
+    /// rest is well-formed, the decoder tells.
+    fn unit(self, rest: &[u8]) -> Option<(usize, usize)> {
+        let (&lead, next) = (rest.first()?, rest.get(1));
+        let len = match (self, lead) {
+            (Units::Utf8, 0xc2..=0xdf) => 2,
+            (Units::Utf8, 0xe0..=0xef) => 3,
+            (Units::Utf8, 0xf0..=0xf4) => 4,
+            // gb18030: 0x80 is the euro sign; a second byte that is a
+            // digit makes a four-byte sequence.
+            (Units::Gb18030, 0x80) => 1,
+            (Units::Gb18030, 0x81..=0xfe) => {
+                if next.is_some_and(u8::is_ascii_digit) { 4 } else { 2 }
+            }
+            (Units::Big5 | Units::EucKr, 0x81..=0xfe) => 2,
+            (Units::EucJp, 0x8e | 0xa1..=0xfe) => 2,
+            (Units::EucJp, 0x8f) => 3,
+            // Shift_JIS: 0x80 and the half-width katakana are one byte.
+            (Units::ShiftJis, 0x80 | 0xa1..=0xdf) => 1,
+            (Units::ShiftJis, 0x81..=0x9f | 0xe0..=0xfc) => 2,
+            _ => return None,
+        };
+        // Big5 pointers 1133, 1135, 1164 and 1166 decode to a letter
+        // and a combining mark.
+        let two = matches!(self, Units::Big5)
+            && lead == 0x88
+            && matches!(next, Some(0x62 | 0x64 | 0xa3 | 0xa5));
+        Some((len, 1 + usize::from(two)))
+    }
+
+    /// The run of characters from `input[i]` (a byte of 0x80 or more)
+    /// on, in `widths`: (raw length, characters) for each character of
+    /// more than one byte, (length, 0) for each run of ASCII. ASCII
+    /// between whole characters is itself, as `to_utf8` copies it, and
+    /// the run goes on past a short run of it (under [`LONG_ASCII`]
+    /// bytes), for about [`RUN_BYTES`]. Returns where
+    /// the run ends and whether it ends there (`false`: at a byte that
+    /// starts no character, or a character cut by the end of the input).
+    fn run(
+        self,
+        input: &[u8],
+        i: usize,
+        widths: &mut Vec<(usize, u8)>,
+    ) -> (usize, bool) {
+        widths.clear();
+        let limit = i.saturating_add(RUN_BYTES);
+        let mut at = i;
+        // A run of ASCII is never cut (`to_utf8` maps a long one as a
+        // whole): the limit is only looked at between characters.
+        while at < limit
+            && let Some(rest) = input.get(at..)
+            && let Some(&first) = rest.first()
+        {
+            if first.is_ascii() {
+                let n = ascii_run(rest);
+                if n >= LONG_ASCII {
+                    // Copied by the caller, faster than decoded.
+                    break;
+                }
+                widths.push((n, 0));
+                at += n;
+                continue;
+            }
+            match self.unit(rest) {
+                Some((len, chars)) if len <= rest.len() => {
+                    widths.push((len, chars as u8));
+                    at += len;
+                }
+                _ => return (at, false),
+            }
+        }
+        (at, true)
+    }
+}
+
+/// Most bytes [`Units::run`] reads ahead: the width list of one run stays
+/// small whatever the text.
+const RUN_BYTES: usize = 1 << 16;
+
+/// Maps the characters the decoder wrote to `out` from `before` on for
+/// a run of raw bytes from `raw` on, read as `widths`. Returns `false`,
+/// with nothing mapped, when the text does not hold the characters the
+/// widths promise (the decoder read the bytes otherwise).
+fn push_units(
+    b: &mut MapBuilder,
+    out: &str,
+    before: usize,
+    raw: usize,
+    widths: &[(usize, u8)],
+) -> bool {
+    let text = out.as_bytes().get(before..).unwrap_or_default();
+    let chars = text.iter().filter(|&&x| !(0x80..0xc0).contains(&x)).count();
+    let want: usize = widths
+        .iter()
+        .map(|&(len, n)| if n == 0 { len } else { usize::from(n) })
+        .sum();
+    if chars != want {
+        return false;
+    }
+    let (mut t, mut r) = (0, raw);
+    for &(len, n) in widths {
+        if n == 0 {
+            push_ascii(b, before + t, r, len);
+            t += len;
+            r += len;
+            continue;
+        }
+        let mut w = 0;
+        for _ in 0..n {
+            w += text.get(t + w).copied().map_or(1, utf8_width);
+        }
+        b.push_char(before + t, r, len, w);
+        t += w;
+        r += len;
+    }
+    true
 }
 
 /// UTF-16 (RFC 2781), byte order mark sniffed as the Encoding Standard
@@ -647,6 +911,154 @@ mod tests {
                     }
                 }
                 assert_eq!(map.raw_offset(text.len()), raw.len());
+            }
+        }
+    }
+
+    /// Text in `enc` for the run tests: ASCII, characters `enc` can
+    /// write (letters of many scripts, the euro sign, Big5's letters with
+    /// a combining mark, characters outside the BMP), and bytes that
+    /// start no character, lone lead bytes and lead bytes before ASCII.
+    fn mixed_text(
+        enc: &'static Encoding,
+        next: &mut impl FnMut() -> u64,
+    ) -> Vec<u8> {
+        let pieces: [&str; 12] = [
+            "http://example.org/x ",
+            "a",
+            "\u{4e2d}\u{6587}\u{5b57}",
+            "\u{d55c}\u{ad6d}",
+            "\u{3072}\u{ff76}\u{ff9f}",
+            "\u{41f}\u{440}\u{438}",
+            "\u{e9}\u{20ac}\u{a5}",
+            "\u{ca}\u{304}\u{ea}\u{30c}",
+            "\u{1f600}\u{20000}",
+            "\u{3000}\u{ff01}",
+            "\u{2460}\u{7881}",
+            "\u{80}",
+        ];
+        let mut raw = Vec::new();
+        for _ in 0..next() % 40 {
+            match next() % 10 {
+                0 => raw.push(0x80 | next() as u8),
+                1 => {
+                    raw.push(0x80 | next() as u8);
+                    raw.push(next() as u8 & 0x7f);
+                }
+                2 => raw.push(next() as u8),
+                _ => {
+                    let s = pieces[(next() % 12) as usize];
+                    raw.extend_from_slice(&enc.encode(s).0);
+                }
+            }
+        }
+        raw
+    }
+
+    /// Decoding runs whole gives the text, map and flag of feeding the
+    /// decoder a byte at a time, in every ASCII-compatible charset of
+    /// more than one byte a character (and single-byte ones), on random
+    /// text and on every pair of bytes after a lead byte.
+    #[test]
+    fn runs_agree_with_bytes_fed_one_at_a_time() {
+        use encoding_rs::{BIG5, EUC_JP, GB18030, SHIFT_JIS, WINDOWS_1253};
+        let charsets = [
+            UTF_8,
+            GBK,
+            GB18030,
+            BIG5,
+            EUC_JP,
+            EUC_KR,
+            SHIFT_JIS,
+            WINDOWS_1252,
+            WINDOWS_1253,
+            encoding_rs::KOI8_R,
+            encoding_rs::X_USER_DEFINED,
+        ];
+        let mut next = crate::testing::xorshift(0x7275_6e73_2d76_7331);
+        for enc in charsets {
+            for _ in 0..400 {
+                let raw = mixed_text(enc, &mut next);
+                let runs = to_utf8_by(&raw, enc, true, true);
+                let bytes = to_utf8_by(&raw, enc, true, false);
+                assert_eq!(runs, bytes, "{} {raw:x?}", enc.name());
+            }
+            // Longer than a run reads ahead: runs cut by the limit.
+            // Well-formed, but for a byte that starts no character near
+            // the end.
+            let line = "\u{4e2d}\u{6587} \u{d55c}\u{3072}\u{ff76}\u{41f}\u{e9}\u{20ac}x/\n";
+            let mut long =
+                enc.encode(&line.repeat(3 * RUN_BYTES / 16)).0.into_owned();
+            let at = long.len() - 100;
+            long.insert(at, 0xff);
+            let runs = to_utf8_by(&long, enc, true, true);
+            assert!(
+                runs == to_utf8_by(&long, enc, true, false),
+                "{}",
+                enc.name()
+            );
+            for lead in 0x80..=0xffu8 {
+                for trail in 0..=0xffu8 {
+                    let raw = [b'a', lead, trail, b'0', lead, trail, lead];
+                    let runs = to_utf8_by(&raw, enc, true, true);
+                    let bytes = to_utf8_by(&raw, enc, true, false);
+                    assert_eq!(runs, bytes, "{} {raw:x?}", enc.name());
+                }
+            }
+        }
+    }
+
+    /// Well-formed text is decoded in runs, never a byte at a time: the
+    /// lead byte rules of `Units` are those of the decoders (with the
+    /// sequences the encoders never write: Big5's pairs, EUC-JP's
+    /// JIS X 0212, the euro sign as gb18030's one byte 0x80).
+    #[test]
+    fn well_formed_text_is_decoded_in_runs() {
+        use encoding_rs::{BIG5, EUC_JP, GB18030, SHIFT_JIS};
+        let cases: [(&'static Encoding, &[u8]); 7] = [
+            (UTF_8, b""),
+            (GBK, b"\x80"),
+            (GB18030, b"\x80\x81\x30\x81\x30"),
+            (BIG5, b"\x88\x62\x88\x64\x88\xa3\x88\xa5"),
+            (EUC_JP, b"\x8f\xb0\xa1\x8e\xb6"),
+            (EUC_KR, b""),
+            (SHIFT_JIS, b"\x80\xb6"),
+        ];
+        let mut next = crate::testing::xorshift(0x6675_6c6c_2d72_756e);
+        let text =
+            "\u{4e2d}\u{d55c}\u{3072}\u{ff76}\u{41f}\u{e9}\u{20ac}\u{1f600}";
+        let chars: Vec<char> = text.chars().collect();
+        let mut widths = Vec::new();
+        for (enc, extra) in cases {
+            let units = Units::of(enc).unwrap();
+            for _ in 0..300 {
+                let mut raw = Vec::new();
+                for _ in 0..next() % 30 {
+                    match next() % 4 {
+                        0 => raw.extend_from_slice(b"x/"),
+                        1 => raw.extend_from_slice(extra),
+                        _ => {
+                            let c = chars[(next() % 8) as usize].to_string();
+                            raw.extend_from_slice(&enc.encode(&c).0);
+                        }
+                    }
+                }
+                let mut i = 0;
+                while i < raw.len() {
+                    if raw[i].is_ascii() {
+                        i += 1;
+                        continue;
+                    }
+                    let (end, whole) = units.run(&raw, i, &mut widths);
+                    assert!(whole && end > i, "{} {raw:x?}", enc.name());
+                    let mut dec = enc.new_decoder_without_bom_handling();
+                    let mut out = String::new();
+                    let bad = feed(&mut dec, &raw[i..end], &mut out, false);
+                    let mut b = MapBuilder::default();
+                    let mapped = push_units(&mut b, &out, 0, i, &widths);
+                    assert!(!bad && mapped, "{} {raw:x?}", enc.name());
+                    i = end;
+                }
             }
         }
     }
