@@ -12,9 +12,7 @@
 pub(crate) fn is_scheme(s: &str) -> bool {
     let mut b = s.bytes();
     b.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && b.all(|c| {
-            c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')
-        })
+        && b.all(crate::lex::is_scheme_byte)
 }
 
 /// The scheme's own rules, checked by `validate::schemes::check`.

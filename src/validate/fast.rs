@@ -79,9 +79,7 @@ fn quick_check_scalar(s: &str) -> Option<Quick> {
         return None;
     }
     let mut i = 1;
-    while i < b.len()
-        && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'+' | b'-' | b'.'))
-    {
+    while i < b.len() && crate::lex::is_scheme_byte(b[i]) {
         i += 1;
     }
     if b.get(i) != Some(&b':') {
@@ -205,7 +203,7 @@ static TABLES: ByteTables<16> = ByteTables::new({
 
 /// The classes of an ASCII byte, bit `j` for class `j`.
 const fn classes_of(b: u8) -> u16 {
-    class(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'), SCHEME)
+    class(crate::lex::is_scheme_byte(b), SCHEME)
         | class(matches!(HOST[b as usize], HOST_LABEL | HOST_DOT), HOST_NAME)
         | class(PATH_BYTE[b as usize], PATH)
         | class(b == b':', COLON)
