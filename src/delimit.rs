@@ -212,7 +212,7 @@ pub(crate) enum Open {
     Single,
 }
 
-/// [`crate::lex::is_scheme_byte`], by one lookup in a table.
+/// [`crate::scheme::is_scheme_byte`], by one lookup in a table.
 fn is_scheme_byte(b: u8) -> bool {
     SCHEME_BYTE[b as usize]
 }
@@ -223,7 +223,7 @@ static SCHEME_BYTE: [bool; 256] = {
     let mut i = 0;
     while i < 256 {
         let b = i as u8;
-        t[i] = crate::lex::is_scheme_byte(b);
+        t[i] = crate::scheme::is_scheme_byte(b);
         i += 1;
     }
     t

@@ -267,7 +267,7 @@ fn percent_at(hay: &[u8], t: usize, max_len: usize) -> Option<Decoded> {
     };
     let mut s = t;
     while s > floor
-        && crate::lex::is_scheme_byte(hay[s - 1])
+        && crate::scheme::is_scheme_byte(hay[s - 1])
         && !escape_before(s)
     {
         s -= 1;

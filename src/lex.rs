@@ -11,12 +11,6 @@ pub(crate) const fn is_unreserved(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
 }
 
-/// RFC 3986 3.1: a byte of a scheme after its first (which is ALPHA):
-/// ALPHA / DIGIT / "+" / "-" / ".".
-pub(crate) const fn is_scheme_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
-}
-
 /// RFC 3986 2.2: sub-delims = "!" / "$" / "&" / "'" / "(" / ")" / "*" /
 /// "+" / "," / ";" / "=".
 pub(crate) const fn is_sub_delim(b: u8) -> bool {

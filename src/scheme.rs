@@ -7,12 +7,17 @@
 //!
 //! Schemes compare case-insensitively (RFC 3986 3.1).
 
+/// RFC 3986 3.1: a byte of a scheme after its first (which is ALPHA):
+/// ALPHA / DIGIT / "+" / "-" / ".".
+pub(crate) const fn is_scheme_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
+}
+
 /// Whether `s` has a scheme's syntax, RFC 3986 3.1:
 /// `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
 pub(crate) fn is_scheme(s: &str) -> bool {
     let mut b = s.bytes();
-    b.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && b.all(crate::lex::is_scheme_byte)
+    b.next().is_some_and(|c| c.is_ascii_alphabetic()) && b.all(is_scheme_byte)
 }
 
 /// The scheme's own rules, checked by `validate::schemes::check`.

@@ -79,7 +79,7 @@ fn quick_check_scalar(s: &str) -> Option<Quick> {
         return None;
     }
     let mut i = 1;
-    while i < b.len() && crate::lex::is_scheme_byte(b[i]) {
+    while i < b.len() && crate::scheme::is_scheme_byte(b[i]) {
         i += 1;
     }
     if b.get(i) != Some(&b':') {
@@ -203,7 +203,7 @@ static TABLES: ByteTables<16> = ByteTables::new({
 
 /// The classes of an ASCII byte, bit `j` for class `j`.
 const fn classes_of(b: u8) -> u16 {
-    class(crate::lex::is_scheme_byte(b), SCHEME)
+    class(crate::scheme::is_scheme_byte(b), SCHEME)
         | class(matches!(HOST[b as usize], HOST_LABEL | HOST_DOT), HOST_NAME)
         | class(PATH_BYTE[b as usize], PATH)
         | class(b == b':', COLON)
