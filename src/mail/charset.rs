@@ -177,12 +177,12 @@ fn to_utf8_by(
     let mut pending: Option<usize> = None;
     // The characters of a run, as `Units::run` reads them.
     let mut widths: Vec<(usize, u8)> = Vec::new();
-    // Runs are decoded whole until the first byte fed on its own: the
-    // decoder may hold a lead byte after that (error recovery re-reads
-    // bytes), so from there on every byte is fed on its own.
-    let mut one_by_one = false;
+    // Bytes before this are fed on their own (a run that was malformed,
+    // or not what its lead bytes promised).
+    let mut one_by_one = 0;
     let mut i = 0;
     while i < input.len() {
+        // With nothing pending the decoder holds nothing (`holds_after`).
         if pending.is_none() {
             let rest = input.get(i..).unwrap_or(&[]);
             let ascii = crate::sieve::ascii_prefix(rest);
@@ -194,9 +194,8 @@ fn to_utf8_by(
                 continue;
             }
             if let Some(units) = units
-                && !one_by_one
+                && i >= one_by_one
             {
-                // The decoder holds nothing: only whole runs went in.
                 let (end, whole) = units.run(input, i, &mut widths);
                 let before = out.len();
                 if end > i
@@ -204,27 +203,25 @@ fn to_utf8_by(
                     && push_units(&mut b, &out, before, i, &widths)
                 {
                     i = end;
-                    one_by_one = !whole;
+                    if !whole {
+                        one_by_one = end + 1;
+                    }
                     continue;
                 }
-                // Malformed, or not what the lead bytes promised: a byte
-                // at a time from here, from a decoder in the same state.
+                // This run a byte at a time, from a decoder in the state
+                // the run started in (holding nothing).
                 out.truncate(before);
                 dec = enc.new_decoder_without_bom_handling();
-                one_by_one = true;
+                one_by_one = if whole { end } else { end + 1 };
             }
         }
         let start = pending.unwrap_or(i);
         let before = out.len();
-        errors |= feed(
-            &mut dec,
-            input.get(i..i + 1).unwrap_or(&[]),
-            &mut out,
-            false,
-        );
+        let byte = input.get(i..i + 1).unwrap_or(&[]);
+        errors |= feed(&mut dec, byte, &mut out, false);
         if out.len() > before {
             b.push_char(before, start, i + 1 - start, out.len() - before);
-            pending = None;
+            pending = holds_after(enc, input[i]).then_some(i);
         } else {
             pending = Some(start);
         }
@@ -236,6 +233,18 @@ fn to_utf8_by(
         b.push(before, pending.unwrap_or(input.len()), false);
     }
     (out, b.finish(0), errors)
+}
+
+/// Whether the decoder of `enc`, having just written text for `byte`,
+/// still holds that byte: UTF-8's decoder, finding a lead byte where a
+/// sequence needed a continuation, writes U+FFFD for the sequence cut
+/// short and reads the lead byte again as the start of the next (the
+/// Encoding Standard's UTF-8 decoder, "prepend byte to stream"). The
+/// other decoders read again only ASCII, which they write at once, so
+/// text written means a decoder holding nothing. What the decoder writes
+/// for the whole input is what tests compare this with.
+fn holds_after(enc: &'static Encoding, byte: u8) -> bool {
+    enc == UTF_8 && (0xc2..=0xf4).contains(&byte)
 }
 
 /// Where a run of ASCII becomes an anchor of its own in a map.
@@ -369,8 +378,9 @@ impl Units {
     /// The well-formed character that starts `rest` (with a byte of
     /// 0x80 or more): its length in bytes and how many characters it
     /// decodes to. `None` where the first byte starts no character.
-    /// Only the first byte (and gb18030's second) is read: whether the
-    /// rest is well-formed, the decoder tells.
+    /// Only the first byte is read, and the second for gb18030 (a digit
+    /// makes four bytes) and Big5 (its pairs): whether the rest is
+    /// well-formed, the decoder tells.
     fn unit(self, rest: &[u8]) -> Option<(usize, usize)> {
         let (&lead, next) = (rest.first()?, rest.get(1));
         let len = match (self, lead) {
@@ -400,8 +410,8 @@ impl Units {
     }
 
     /// The run of characters from `input[i]` (a byte of 0x80 or more)
-    /// on, in `widths`: (raw length, characters) for each character of
-    /// more than one byte, (length, 0) for each run of ASCII. ASCII
+    /// on, in `widths`: (raw length, characters) for each character not
+    /// ASCII, (length, 0) for each run of ASCII. ASCII
     /// between whole characters is itself, as `to_utf8` copies it, and
     /// the run goes on past a short run of it (under [`LONG_ASCII`]
     /// bytes), for about [`RUN_BYTES`]. Returns where
@@ -423,7 +433,9 @@ impl Units {
             && let Some(&first) = rest.first()
         {
             if first.is_ascii() {
-                let n = ascii_run(rest);
+                let n =
+                    rest.iter().take(LONG_ASCII).take_while(|b| b.is_ascii());
+                let n = n.count();
                 if n >= LONG_ASCII {
                     // Copied by the caller, faster than decoded.
                     break;
@@ -444,8 +456,9 @@ impl Units {
     }
 }
 
-/// Most bytes [`Units::run`] reads ahead: the width list of one run stays
-/// small whatever the text.
+/// About the most bytes one run of [`Units::run`] spans (it ends at the
+/// first character or short run of ASCII past this): the width list of
+/// one run stays small whatever the text.
 const RUN_BYTES: usize = 1 << 16;
 
 /// Maps the characters the decoder wrote to `out` from `before` on for
@@ -982,6 +995,14 @@ mod tests {
                 let runs = to_utf8_by(&raw, enc, true, true);
                 let bytes = to_utf8_by(&raw, enc, true, false);
                 assert_eq!(runs, bytes, "{} {raw:x?}", enc.name());
+                // The decoder's text, whatever the way of feeding it.
+                let (want, bad) = enc.decode_without_bom_handling(&raw);
+                assert_eq!(
+                    (&*runs.0, runs.2),
+                    (&*want, bad),
+                    "{} {raw:x?}",
+                    enc.name()
+                );
             }
             // Longer than a run reads ahead: runs cut by the limit.
             // Well-formed, but for a byte that starts no character near
@@ -1003,6 +1024,13 @@ mod tests {
                     let runs = to_utf8_by(&raw, enc, true, true);
                     let bytes = to_utf8_by(&raw, enc, true, false);
                     assert_eq!(runs, bytes, "{} {raw:x?}", enc.name());
+                    let (want, bad) = enc.decode_without_bom_handling(&raw);
+                    assert_eq!(
+                        (&*runs.0, runs.2),
+                        (&*want, bad),
+                        "{} {raw:x?}",
+                        enc.name()
+                    );
                 }
             }
         }
@@ -1060,6 +1088,88 @@ mod tests {
                     i = end;
                 }
             }
+        }
+    }
+
+    /// Short strings of the bytes decoders recover from errors on
+    /// (lead bytes, gb18030's digits, bytes that start nothing, ASCII):
+    /// the decoder's text and flag, and the map of bytes fed one at a
+    /// time.
+    #[test]
+    fn error_recovery_gives_the_decoders_text() {
+        use encoding_rs::{BIG5, EUC_JP, GB18030, SHIFT_JIS};
+        let alphabet = [
+            0x80, 0x81, 0x88, 0x8e, 0x8f, 0xa1, 0xa3, 0xc2, 0xe0, 0xed, 0xf0,
+            0xf4, 0xfe, 0xff, 0x30, 0x39, 0x62, b'a', b' ',
+        ];
+        let mut next = crate::testing::xorshift(0x6572_726f_722d_7265);
+        for enc in [UTF_8, GBK, GB18030, BIG5, EUC_JP, EUC_KR, SHIFT_JIS] {
+            for _ in 0..20_000 {
+                let raw: Vec<u8> = (0..1 + next() % 8)
+                    .map(|_| {
+                        alphabet[(next() % alphabet.len() as u64) as usize]
+                    })
+                    .collect();
+                let runs = to_utf8_by(&raw, enc, true, true);
+                let bytes = to_utf8_by(&raw, enc, true, false);
+                assert_eq!(runs, bytes, "{} {raw:x?}", enc.name());
+                let (want, bad) = enc.decode_without_bom_handling(&raw);
+                assert_eq!(
+                    (&*runs.0, runs.2),
+                    (&*want, bad),
+                    "{} {raw:x?}",
+                    enc.name()
+                );
+            }
+        }
+    }
+
+    /// Every pair of bytes (and gb18030 four-byte sequence) the decoder
+    /// reads without error is read in one run, never a byte at a time.
+    #[test]
+    fn every_well_formed_pair_is_one_run() {
+        use encoding_rs::{BIG5, EUC_JP, GB18030, SHIFT_JIS};
+        let mut widths = Vec::new();
+        let mut one_run = |enc: &'static Encoding, raw: &[u8]| {
+            let (_, bad) = enc.decode_without_bom_handling(raw);
+            if bad || raw[0].is_ascii() {
+                return;
+            }
+            let units = Units::of(enc).unwrap();
+            let (end, whole) = units.run(raw, 0, &mut widths);
+            let mut dec = enc.new_decoder_without_bom_handling();
+            let mut out = String::new();
+            let bad = feed(&mut dec, &raw[..end], &mut out, false);
+            let mut b = MapBuilder::default();
+            let mapped = push_units(&mut b, &out, 0, 0, &widths);
+            assert!(whole && end == raw.len(), "{} {raw:x?}", enc.name());
+            assert!(!bad && mapped, "{} {raw:x?}", enc.name());
+        };
+        for enc in [UTF_8, GBK, GB18030, BIG5, EUC_JP, EUC_KR, SHIFT_JIS] {
+            for lead in 0x80..=0xffu8 {
+                one_run(enc, &[lead]);
+                for trail in 0..=0xffu8 {
+                    one_run(enc, &[lead, trail]);
+                }
+            }
+        }
+        for lead in 0x81..=0xfeu8 {
+            for third in (0x81..=0xfeu8).step_by(7) {
+                for digit in [0x30, 0x35, 0x39] {
+                    one_run(
+                        GB18030,
+                        &[lead, digit, third, 0x39 - digit + 0x30],
+                    );
+                }
+            }
+        }
+        // Three bytes: EUC-JP's JIS X 0212; UTF-8's three and four.
+        for (enc, raw) in [
+            (EUC_JP, &b"\x8f\xb0\xa1"[..]),
+            (UTF_8, "\u{4e2d}".as_bytes()),
+            (UTF_8, "\u{1f600}".as_bytes()),
+        ] {
+            one_run(enc, raw);
         }
     }
 

@@ -397,7 +397,6 @@ impl MapBuilder {
     ) {
         let den = den.max(1);
         self.drop_from(text);
-        self.next_char = None;
         if let Some(last) = self.map.anchors.last()
             && last.den > 0
             && last.num == num
