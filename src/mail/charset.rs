@@ -968,6 +968,22 @@ mod tests {
         raw
     }
 
+    /// `raw` decoded in runs gives the text, map and flag of its bytes
+    /// fed one at a time, and the text and flag the decoder writes for
+    /// the whole of it.
+    fn assert_agrees(enc: &'static Encoding, raw: &[u8]) {
+        let runs = to_utf8_by(raw, enc, true, true);
+        let bytes = to_utf8_by(raw, enc, true, false);
+        assert_eq!(runs, bytes, "{} {raw:x?}", enc.name());
+        let (want, bad) = enc.decode_without_bom_handling(raw);
+        assert_eq!(
+            (&*runs.0, runs.2),
+            (&*want, bad),
+            "{} {raw:x?}",
+            enc.name()
+        );
+    }
+
     /// Decoding runs whole gives the text, map and flag of feeding the
     /// decoder a byte at a time, in every ASCII-compatible charset of
     /// more than one byte a character (and single-byte ones), on random
@@ -992,17 +1008,7 @@ mod tests {
         for enc in charsets {
             for _ in 0..400 {
                 let raw = mixed_text(enc, &mut next);
-                let runs = to_utf8_by(&raw, enc, true, true);
-                let bytes = to_utf8_by(&raw, enc, true, false);
-                assert_eq!(runs, bytes, "{} {raw:x?}", enc.name());
-                // The decoder's text, whatever the way of feeding it.
-                let (want, bad) = enc.decode_without_bom_handling(&raw);
-                assert_eq!(
-                    (&*runs.0, runs.2),
-                    (&*want, bad),
-                    "{} {raw:x?}",
-                    enc.name()
-                );
+                assert_agrees(enc, &raw);
             }
             // Longer than a run reads ahead: runs cut by the limit.
             // Well-formed, but for a byte that starts no character near
@@ -1012,25 +1018,11 @@ mod tests {
                 enc.encode(&line.repeat(3 * RUN_BYTES / 16)).0.into_owned();
             let at = long.len() - 100;
             long.insert(at, 0xff);
-            let runs = to_utf8_by(&long, enc, true, true);
-            assert!(
-                runs == to_utf8_by(&long, enc, true, false),
-                "{}",
-                enc.name()
-            );
+            assert_agrees(enc, &long);
             for lead in 0x80..=0xffu8 {
                 for trail in 0..=0xffu8 {
                     let raw = [b'a', lead, trail, b'0', lead, trail, lead];
-                    let runs = to_utf8_by(&raw, enc, true, true);
-                    let bytes = to_utf8_by(&raw, enc, true, false);
-                    assert_eq!(runs, bytes, "{} {raw:x?}", enc.name());
-                    let (want, bad) = enc.decode_without_bom_handling(&raw);
-                    assert_eq!(
-                        (&*runs.0, runs.2),
-                        (&*want, bad),
-                        "{} {raw:x?}",
-                        enc.name()
-                    );
+                    assert_agrees(enc, &raw);
                 }
             }
         }
@@ -1110,16 +1102,7 @@ mod tests {
                         alphabet[(next() % alphabet.len() as u64) as usize]
                     })
                     .collect();
-                let runs = to_utf8_by(&raw, enc, true, true);
-                let bytes = to_utf8_by(&raw, enc, true, false);
-                assert_eq!(runs, bytes, "{} {raw:x?}", enc.name());
-                let (want, bad) = enc.decode_without_bom_handling(&raw);
-                assert_eq!(
-                    (&*runs.0, runs.2),
-                    (&*want, bad),
-                    "{} {raw:x?}",
-                    enc.name()
-                );
+                assert_agrees(enc, &raw);
             }
         }
     }
