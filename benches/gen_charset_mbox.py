@@ -4,10 +4,10 @@ charset where most characters are 8-bit bytes, with four URLs a
 message: the input on which converting a charset to UTF-8 costs the
 most per byte.
 
-The words are Russian for a single-byte charset (windows-1251 by
-default, KOI8-R, ISO-8859-5), Simplified Chinese for GBK and gb18030,
+The words are Simplified Chinese for GBK, gb18030 and GB2312,
 Traditional Chinese for Big5, Japanese for Shift_JIS and EUC-JP,
-Korean for EUC-KR. Chinese and Japanese lines have no spaces between
+Korean for EUC-KR, and Russian for any other charset (windows-1251 by
+default, KOI8-R, ISO-8859-5; one without Cyrillic letters is refused). Chinese and Japanese lines have no spaces between
 words, as those languages are written.
 
 Each message: a `From ` line, From, Subject and a Content-Type naming
@@ -18,6 +18,7 @@ Usage: gen_charset_mbox.py --size 8M --out /tmp/cyr.mbox
        gen_charset_mbox.py --size 8M --charset gbk --out F
 """
 import argparse
+import codecs
 import random
 
 WORDS = (
@@ -50,9 +51,10 @@ LANGUAGES = {
         "자세한 내용은 http://example.kr/페이지/%d 를 보세요.",
     ),
 }
+# By Python's name of the codec (`codecs.lookup`), whatever the label.
 CHARSET_LANGUAGE = {
     "gbk": "zh", "gb18030": "zh", "gb2312": "zh", "big5": "zh-hant",
-    "shift_jis": "ja", "euc-jp": "ja", "euc-kr": "ko",
+    "shift_jis": "ja", "euc_jp": "ja", "euc_kr": "ko",
 }
 
 
@@ -71,9 +73,12 @@ def main():
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    words, joiner, url_line = LANGUAGES[
-        CHARSET_LANGUAGE.get(args.charset.lower(), "ru")
-    ]
+    codec = codecs.lookup(args.charset).name
+    words, joiner, url_line = LANGUAGES[CHARSET_LANGUAGE.get(codec, "ru")]
+    try:
+        (joiner.join(words) + url_line).encode(args.charset)
+    except UnicodeEncodeError:
+        ap.error("%s cannot write the words of its language" % args.charset)
     written, k = 0, 0
     with open(args.out, "wb") as out:
         while written < args.size:

@@ -177,8 +177,9 @@ fn to_utf8_by(
     let mut pending: Option<usize> = None;
     // The characters of a run, as `Units::run` reads them.
     let mut widths: Vec<(usize, u8)> = Vec::new();
-    // Bytes before this are fed on their own (a run that was malformed,
-    // or not what its lead bytes promised).
+    // Bytes before this are fed on their own: a run that was malformed
+    // or not what its lead bytes promised, or the byte after a run that
+    // starts no character.
     let mut one_by_one = 0;
     let mut i = 0;
     while i < input.len() {
@@ -220,8 +221,25 @@ fn to_utf8_by(
         let byte = input.get(i..i + 1).unwrap_or(&[]);
         errors |= feed(&mut dec, byte, &mut out, false);
         if out.len() > before {
-            b.push_char(before, start, i + 1 - start, out.len() - before);
-            pending = holds_after(enc, input[i]).then_some(i);
+            let kept = holds_after(enc, input[i]);
+            let written = out.len() - before;
+            if kept {
+                // U+FFFD for the bytes before the kept one, which starts
+                // the next character (text was pending, so `start < i`).
+                b.push_char(before, start, i - start, written);
+            } else if start < i
+                && input[i].is_ascii()
+                && written > 1
+                && out.as_bytes().last() == Some(&input[i])
+            {
+                // U+FFFD for the bytes before an ASCII byte that cut
+                // their sequence short, then that byte as itself.
+                b.push_char(before, start, i - start, written - 1);
+                b.push_char(out.len() - 1, i, 1, 1);
+            } else {
+                b.push_char(before, start, i + 1 - start, written);
+            }
+            pending = kept.then_some(i);
         } else {
             pending = Some(start);
         }
@@ -238,11 +256,13 @@ fn to_utf8_by(
 /// Whether the decoder of `enc`, having just written text for `byte`,
 /// still holds that byte: UTF-8's decoder, finding a lead byte where a
 /// sequence needed a continuation, writes U+FFFD for the sequence cut
-/// short and reads the lead byte again as the start of the next (the
-/// Encoding Standard's UTF-8 decoder, "prepend byte to stream"). The
-/// other decoders read again only ASCII, which they write at once, so
-/// text written means a decoder holding nothing. What the decoder writes
-/// for the whole input is what tests compare this with.
+/// short and reads the lead byte again as the start of the next
+/// (Encoding Standard 8.1.1, UTF-8 decoder: the byte is restored to the
+/// queue). The other decoders read again ASCII, which they write at
+/// once, or (gb18030, 10.2.1) the second to fourth bytes of a sequence,
+/// which settle in the same call; so text written means a decoder
+/// holding nothing. What the decoder writes for the whole input is what
+/// tests compare this with.
 fn holds_after(enc: &'static Encoding, byte: u8) -> bool {
     enc == UTF_8 && (0xc2..=0xf4).contains(&byte)
 }
@@ -347,9 +367,10 @@ fn utf8_width(lead: u8) -> usize {
 
 /// The ASCII-compatible charsets of more than one byte a character
 /// whose characters' lengths follow from their first bytes (the lead
-/// byte rules of each decoder in the Encoding Standard), so that a run
-/// of them can be decoded in one call and still be mapped character by
-/// character.
+/// byte rules of each decoder in the Encoding Standard: UTF-8 8.1.1,
+/// gb18030 10.2.1, Big5 11.1.1, EUC-JP 12.1.1, Shift_JIS 12.3.1, EUC-KR
+/// 13.1.1), so that a run of them can be decoded in one call and still
+/// be mapped character by character.
 #[derive(Clone, Copy, Debug)]
 enum Units {
     Utf8,
@@ -1154,6 +1175,29 @@ mod tests {
         ] {
             one_run(enc, raw);
         }
+    }
+
+    /// A byte that cuts a sequence short maps to itself: an ASCII byte
+    /// (the URL after it starts there) and a lead byte the decoder keeps
+    /// (lead bytes in a row stay one run of the map, however many).
+    #[test]
+    fn bytes_after_a_cut_sequence_map_to_themselves() {
+        let (text, map, bad) = to_utf8(b"\xe0http://x", UTF_8, true);
+        assert_eq!((&*text, bad), ("\u{fffd}http://x", true));
+        assert_eq!(map.raw_offset(3), 1, "the h");
+        let (text, map, _) = to_utf8(b"a\xe0\xc2\xa9b", UTF_8, true);
+        assert_eq!(text, "a\u{fffd}\u{a9}b");
+        assert_eq!(map.raw_offset(1), 1, "U+FFFD for the e0");
+        assert_eq!(map.raw_offset(4), 2, "the c2 a9");
+        assert_eq!(map.raw_offset(6), 4, "the b");
+        let gb = to_utf8(b"\x81\x30\x81 x", GBK, true);
+        assert_eq!(gb.0, "\u{fffd}0\u{fffd} x");
+        assert_eq!(gb.1.raw_offset(gb.0.len() - 1), 4, "the x");
+        let raw = b"\xc2".repeat(10_000);
+        let (text, map, _) = to_utf8(&raw, UTF_8, true);
+        assert_eq!(text.chars().count(), 10_000);
+        assert_eq!(map.raw_offset(3 * 9_999), 9_999);
+        assert!(map.anchor_count() < 10, "{}", map.anchor_count());
     }
 
     #[test]
