@@ -209,8 +209,9 @@ fn to_utf8_by(
                     }
                     continue;
                 }
-                // This run a byte at a time, from a decoder in the state
-                // the run started in (holding nothing).
+                // The decoder read these bytes otherwise: they go to it
+                // one at a time, from a fresh decoder (nothing was held
+                // where they start).
                 out.truncate(before);
                 dec = enc.new_decoder_without_bom_handling();
                 one_by_one = if whole { end } else { end + 1 };

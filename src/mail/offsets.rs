@@ -351,7 +351,8 @@ impl MapBuilder {
             (Ok(num), Ok(den)) => {
                 self.push_ratio(text, raw, num, den);
                 // `den` is at least 1 here (`char_code` took the text
-                // width): the last anchor is this run, or one it goes on.
+                // width), and the last anchor is a run of this width
+                // with the character on it.
                 self.next_char =
                     Some((text + text_len, raw + raw_len, num, den));
             }
