@@ -299,15 +299,11 @@ fn single_byte_to_utf8(
     let mut errors = false;
     let mut i = 0;
     while i < input.len() {
-        let run = ascii_run(&input[i..]);
-        push_ascii(&mut b, out.len(), i, run);
-        // ASCII is UTF-8 as it is: a long run copied whole.
-        if run < 8 {
-            out.extend(input[i..i + run].iter().map(|&a| char::from(a)));
-        } else {
-            out.push_str(crate::sieve::ascii_prefix(&input[i..i + run]));
-        }
-        i += run;
+        let ascii = crate::sieve::ascii_prefix(&input[i..]);
+        push_ascii(&mut b, out.len(), i, ascii.len());
+        // ASCII is UTF-8 as it is: copied whole.
+        out.push_str(ascii);
+        i += ascii.len();
         while let Some(&byte) = input.get(i)
             && !byte.is_ascii()
         {
@@ -319,18 +315,6 @@ fn single_byte_to_utf8(
         }
     }
     (out, b.finish(0), errors)
-}
-
-/// The length of the run of ASCII that `bytes` starts with: a few bytes
-/// (a space between words) counted here, a longer run by the vector
-/// search.
-#[inline]
-fn ascii_run(bytes: &[u8]) -> usize {
-    let head = bytes.iter().take(8).take_while(|b| b.is_ascii()).count();
-    if head < 8 {
-        return head;
-    }
-    head + crate::sieve::ascii_prefix(&bytes[head..]).len()
 }
 
 /// The characters of bytes 0x80 to 0xFF in single-byte charset `enc`,
@@ -495,7 +479,7 @@ fn push_units(
     widths: &[(usize, u8)],
 ) -> bool {
     let text = out.as_bytes().get(before..).unwrap_or_default();
-    let chars = text.iter().filter(|&&x| !(0x80..0xc0).contains(&x)).count();
+    let chars = out.get(before..).map_or(0, |t| t.chars().count());
     let want: usize = widths
         .iter()
         .map(|&(len, n)| if n == 0 { len } else { usize::from(n) })
