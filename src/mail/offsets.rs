@@ -283,16 +283,33 @@ impl MapBuilder {
         }
         // While `run_end` is set, the last anchor is its mixed run, so
         // no run of one width can go on.
-        if let Some((t, r, n)) = self.run_end
-            && (t, r) == (text, raw)
-            && n < RUN_CHARS
-            && let Some(code) = char_code(raw_len, text_len)
+        if let Some(code) = char_code(raw_len, text_len)
+            && self.extend_mixed_run(text, raw, raw_len, text_len, code)
         {
-            self.map.chars.push(code);
-            self.run_end = Some((text + text_len, raw + raw_len, n + 1));
             return;
         }
         self.push_char_slow(text, raw, raw_len, text_len);
+    }
+
+    /// Appends a character (`code` its entry) to the last anchor's mixed
+    /// run where that run ends at it and has room: whether it did.
+    #[inline]
+    fn extend_mixed_run(
+        &mut self,
+        text: usize,
+        raw: usize,
+        raw_len: usize,
+        text_len: usize,
+        code: u8,
+    ) -> bool {
+        match self.run_end {
+            Some((t, r, n)) if (t, r) == (text, raw) && n < RUN_CHARS => {
+                self.map.chars.push(code);
+                self.run_end = Some((text + text_len, raw + raw_len, n + 1));
+                true
+            }
+            _ => false,
+        }
     }
 
     /// [`MapBuilder::push_char`] for a character that does not simply
@@ -323,13 +340,7 @@ impl MapBuilder {
             self.push_ratio(text, raw, 0, 1);
             return;
         };
-        if let Some((t, r, n)) = self.run_end
-            && t == text
-            && r == raw
-            && n < RUN_CHARS
-        {
-            self.map.chars.push(code);
-            self.run_end = Some((text + text_len, raw + raw_len, n + 1));
+        if self.extend_mixed_run(text, raw, raw_len, text_len, code) {
             return;
         }
         // A lone character of one width before this one: a mixed run
