@@ -11,14 +11,19 @@ default, KOI8-R, ISO-8859-5; one without Cyrillic letters is refused). Chinese a
 words, as those languages are written.
 
 Each message: a `From ` line, From, Subject and a Content-Type naming
-the charset, `Content-Transfer-Encoding: 8bit`, then 40 lines of ten
-words drawn (seeded) from a fixed list, a line with a URL every ten.
+the charset, `Content-Transfer-Encoding: 8bit` (or, with `--cte`,
+`base64` or `quoted-printable`, as most CJK mail is sent), then 40
+lines of ten words drawn (seeded) from a fixed list, a line with a URL
+every ten.
 
 Usage: gen_charset_mbox.py --size 8M --out /tmp/cyr.mbox
        gen_charset_mbox.py --size 8M --charset gbk --out F
+       gen_charset_mbox.py --size 8M --charset big5 --cte base64 --out F
 """
 import argparse
+import base64
 import codecs
+import quopri
 import random
 
 WORDS = (
@@ -70,6 +75,8 @@ def main():
     ap.add_argument("--size", type=size, default=8 << 20)
     ap.add_argument("--charset", default="windows-1251")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--cte", default="8bit",
+                    choices=["8bit", "base64", "quoted-printable"])
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     rng = random.Random(args.seed)
@@ -91,9 +98,14 @@ def main():
                 "From a@example.ru Mon Jan  1 00:00:00 2024\n"
                 "From: a@example.ru\nSubject: test %d\n"
                 "Content-Type: text/plain; charset=%s\n"
-                "Content-Transfer-Encoding: 8bit\n\n" % (k, args.charset)
+                "Content-Transfer-Encoding: %s\n\n" % (k, args.charset, args.cte)
             )
-            msg = head.encode() + "\n".join(lines).encode(args.charset) + b"\n\n"
+            body = "\n".join(lines).encode(args.charset) + b"\n"
+            if args.cte == "base64":
+                body = base64.encodebytes(body)
+            elif args.cte == "quoted-printable":
+                body = quopri.encodestring(body)
+            msg = head.encode() + body + b"\n"
             out.write(msg)
             written += len(msg)
             k += 1
