@@ -89,9 +89,8 @@ pub(super) struct Converted {
 }
 
 /// Converts `input` from `charset` to UTF-8. With `exact` false the map
-/// of a charset that is not ASCII-compatible is left out (every offset
-/// maps to 0), for a caller that maps the whole text to one place
-/// anyway (a base64 part).
+/// is left out (every offset maps to 0), for a caller that maps the
+/// whole text to one place anyway (a base64 part).
 pub(super) fn convert(
     input: &[u8],
     charset: Charset,
@@ -164,6 +163,12 @@ fn to_utf8_by(
             return stepwise_to_utf8(input, enc, iso_2022_jp_width);
         }
         let (text, _, bad) = enc.decode(input);
+        return (text.into_owned(), OffsetMap::constant(0), bad);
+    }
+    if !exact {
+        // No map wanted: the text as the decoder writes it, which the
+        // exact conversion below agrees with.
+        let (text, bad) = enc.decode_without_bom_handling(input);
         return (text.into_owned(), OffsetMap::constant(0), bad);
     }
     if runs && enc.is_single_byte() {
@@ -988,6 +993,11 @@ mod tests {
             "{} {raw:x?}",
             enc.name()
         );
+        // With no map wanted, the same text and flag, and a map of one
+        // anchor (valid UTF-8 keeps its exact map: it costs nothing).
+        let (text, map, inexact_bad) = to_utf8_by(raw, enc, false, true);
+        assert_eq!((&*text, inexact_bad), (&*want, bad), "{}", enc.name());
+        assert_eq!(map.anchor_count(), 1);
     }
 
     /// Decoding runs whole gives the text, map and flag of feeding the

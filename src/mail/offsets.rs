@@ -142,6 +142,14 @@ impl OffsetMap {
     /// text of `len` bytes. The inner maps (quoted-printable, yEnc,
     /// unfolding, `format=flowed`) have runs of one width only.
     pub(crate) fn then(&self, len: usize, inner: &OffsetMap) -> OffsetMap {
+        if let [only] = inner.anchors[..]
+            && (only.text, only.num) == (0, 0)
+            && only.den > 0
+        {
+            // All the mid text maps to one place (a base64 part): so
+            // does this text, however it maps to the mid text.
+            return OffsetMap::constant(only.raw);
+        }
         if len > 0
             && self.anchors[..] == [Anchor::ratio(0, 0, 1, 1)]
             && self.chars.is_empty()
@@ -499,6 +507,35 @@ mod tests {
                 r += w.0;
             }
             assert_eq!(fast.finish(0), slow.finish(0));
+        }
+    }
+
+    /// A map followed by one that sends all its text to one place (a
+    /// base64 part) sends every offset there, as the composition anchor
+    /// by anchor does: random maps of runs, mixed runs and constants.
+    #[test]
+    fn then_a_constant_map_is_that_constant() {
+        let mut next = crate::testing::xorshift(0xc0a5_7a47_0ff5_e7e5);
+        let widths = [(1, 1), (2, 3), (1, 2), (4, 4), (3, 1)];
+        for _ in 0..500 {
+            let mut b = MapBuilder::default();
+            let (mut t, mut r) = (0, 0);
+            for _ in 0..next() % 200 {
+                if next().is_multiple_of(9) {
+                    b.push(t, r, next().is_multiple_of(2));
+                }
+                let (raw, text) = widths[(next() % 5) as usize];
+                b.push_char(t, r, raw, text);
+                t += text;
+                r += raw;
+            }
+            let map = b.finish(0);
+            let inner = OffsetMap::constant((next() % 1000) as usize);
+            let (fast, slow) = (map.then(t, &inner), map.composed(t, &inner));
+            for k in 0..=t + 3 {
+                assert_eq!(fast.raw_offset(k), slow.raw_offset(k), "{k}");
+            }
+            assert_eq!(fast.anchor_count(), 1);
         }
     }
 }
