@@ -59,7 +59,7 @@ LANGUAGES = {
 # By Python's name of the codec (`codecs.lookup`), whatever the label.
 CHARSET_LANGUAGE = {
     "gbk": "zh", "gb18030": "zh", "gb2312": "zh", "big5": "zh-hant",
-    "shift_jis": "ja", "euc_jp": "ja", "euc_kr": "ko",
+    "shift_jis": "ja", "euc_jp": "ja", "iso2022_jp": "ja", "euc_kr": "ko",
 }
 
 

@@ -160,7 +160,7 @@ fn to_utf8_by(
             return utf16_to_utf8(input, enc);
         }
         if exact && enc == ISO_2022_JP {
-            return stepwise_to_utf8(input, enc, iso_2022_jp_width);
+            return iso_2022_jp_to_utf8(input);
         }
         let (text, _, bad) = enc.decode(input);
         return (text.into_owned(), OffsetMap::constant(0), bad);
@@ -552,6 +552,88 @@ fn iso_2022_jp_width(c: char) -> usize {
     if one { 1 } else { 2 }
 }
 
+/// ISO-2022-JP (RFC 1468) as the Encoding Standard's decoder reads it
+/// (12.2.1), mapped as [`stepwise_to_utf8`] maps it, but a segment at a
+/// time where that is sure to agree: between escape sequences the text
+/// is in one set, and where all the bytes of a segment are that set's
+/// ([`jp_segment`]), each byte (each pair in JIS X 0208) is one
+/// character, whose first byte the decoder has read when it writes it.
+/// Such segments are decoded in one call each; from the first segment
+/// that is not so, the rest goes a byte at a time, through the same
+/// decoder.
+fn iso_2022_jp_to_utf8(input: &[u8]) -> (String, OffsetMap, bool) {
+    iso_2022_jp_segments(input).0
+}
+
+/// [`iso_2022_jp_to_utf8`], and how many bytes went in segments.
+fn iso_2022_jp_segments(input: &[u8]) -> ((String, OffsetMap, bool), usize) {
+    let mut st = Stepwise::new(ISO_2022_JP, input.len());
+    let mut at = 0;
+    while at < input.len() {
+        let rest = input.get(at + 1..).unwrap_or(&[]);
+        let end =
+            memchr::memchr(0x1b, rest).map_or(input.len(), |k| at + 1 + k);
+        let segment = input.get(at..end).unwrap_or(&[]);
+        let Some((escape, unit)) = jp_segment(segment, at == 0) else {
+            break;
+        };
+        let before = st.out.len();
+        st.errors |= feed(&mut st.dec, segment, &mut st.out, false);
+        if (segment.get(1..3) == Some(b"(B") || escape == 0)
+            && st.out.len() - before == segment.len() - escape
+        {
+            // ASCII, whose bytes are the text.
+            st.places.ascii(before, at + escape);
+            st.from = end;
+            at = end;
+            continue;
+        }
+        let made = st.out.get(before..).unwrap_or("");
+        if made.chars().count() != (segment.len() - escape) / unit {
+            // Not what the bytes promise (which the decoder's rules rule
+            // out): all of it a byte at a time.
+            let all = stepwise_to_utf8(input, ISO_2022_JP, iso_2022_jp_width);
+            return (all, 0);
+        }
+        let mut raw = at + escape;
+        for (t, c) in made.char_indices() {
+            let end = raw + unit;
+            let first = end.saturating_sub(iso_2022_jp_width(c)).max(st.from);
+            st.places.place(before + t, first, end - first, c);
+            st.from = end;
+            raw = end;
+        }
+        at = end;
+    }
+    (st.finish(input, at, iso_2022_jp_width), at)
+}
+
+/// Whether `segment` (the bytes from an escape sequence to the next, or
+/// at the `start` of the text, those before the first) is one the
+/// ISO-2022-JP decoder reads as one character per `unit` bytes after
+/// its escape: a valid escape sequence (none at the start, where the
+/// set is ASCII) then at least one byte, all of its set (ASCII and JIS
+/// X 0201 Roman: below 0x80 but SO and SI; katakana: 0x21 to 0x5F; JIS
+/// X 0208: pairs of 0x21 to 0x7E). A segment with no byte after its
+/// escape is not: the escape after it would be an error. Returns the
+/// escape's length and `unit`.
+fn jp_segment(segment: &[u8], start: bool) -> Option<(usize, usize)> {
+    let (escape, rule): (usize, fn(&u8) -> bool) = match segment {
+        [0x1b, b'(', b'B' | b'J', ..] => {
+            (3, |&b| b < 0x80 && b != 0x0e && b != 0x0f)
+        }
+        [0x1b, b'(', b'I', ..] => (3, |&b| (0x21..=0x5f).contains(&b)),
+        [0x1b, b'$', b'@' | b'B', ..] => (3, |&b| (0x21..=0x7e).contains(&b)),
+        [0x1b, ..] => return None,
+        _ if start => (0, |&b| b < 0x80 && b != 0x0e && b != 0x0f),
+        _ => return None,
+    };
+    let unit = if segment.get(1) == Some(&b'$') { 2 } else { 1 };
+    let body = segment.get(escape..).unwrap_or(&[]);
+    (!body.is_empty() && body.len() % unit == 0 && body.iter().all(rule))
+        .then_some((escape, unit))
+}
+
 /// A stateful encoding decoded a byte at a time, so that each character
 /// is known by the byte that completed it: it maps to that byte less
 /// its width in bytes (`width`), never before the first byte fed since
@@ -561,34 +643,102 @@ fn stepwise_to_utf8(
     enc: &'static Encoding,
     width: fn(char) -> usize,
 ) -> (String, OffsetMap, bool) {
-    let mut dec = enc.new_decoder_without_bom_handling();
-    let mut out = String::with_capacity(input.len() + input.len() / 2);
-    let mut b = MapBuilder::default();
-    let mut errors = false;
-    let mut from = 0;
-    let mut starts: Vec<(usize, usize, bool)> = Vec::new();
-    for i in 0..=input.len() {
-        let before = out.len();
-        let src = input.get(i..i + 1).unwrap_or(&[]);
-        errors |= feed(&mut dec, src, &mut out, i == input.len());
-        if out.len() == before {
-            continue;
-        }
-        let end = (i + 1).min(input.len());
-        // Usually one character; placed from the last one back.
-        starts.clear();
-        let mut raw = end;
-        let made = out.get(before..).unwrap_or("");
-        for (t, c) in made.char_indices().rev() {
-            raw = raw.saturating_sub(width(c)).max(from);
-            starts.push((before + t, raw, c.is_ascii()));
-        }
-        for &(t, r, ascii) in starts.iter().rev() {
-            b.push(t, r, ascii);
-        }
-        from = end;
+    Stepwise::new(enc, input.len()).finish(input, 0, width)
+}
+
+/// The state of [`stepwise_to_utf8`]: the decoder, the text and map so
+/// far, and the raw offset after the byte that completed the last
+/// character.
+struct Stepwise {
+    dec: Decoder,
+    out: String,
+    places: Places,
+    errors: bool,
+    from: usize,
+}
+
+/// A map built character by character, and the first byte of the last
+/// character if it is not ASCII.
+#[derive(Default)]
+struct Places {
+    b: MapBuilder,
+    tail: Option<usize>,
+}
+
+impl Places {
+    /// Maps character `c`, at `text`, to raw offset `first`, `raw_len`
+    /// bytes before the next character's: all its bytes map there, and
+    /// characters in a row make one anchor or a mixed run (a map of
+    /// about a byte a character at most).
+    fn place(&mut self, text: usize, first: usize, raw_len: usize, c: char) {
+        self.b.push_char(text, first, raw_len.max(1), c.len_utf8());
+        self.tail = (!c.is_ascii()).then_some(first);
     }
-    (out, b.finish(0), errors)
+
+    /// Maps the text from `text` on to the raw bytes from `raw` on, one
+    /// to one (ASCII).
+    fn ascii(&mut self, text: usize, raw: usize) {
+        self.b.push(text, raw, true);
+        self.tail = None;
+    }
+
+    /// The map of a text of `len` bytes, whose end maps where its last
+    /// character does.
+    fn finish(mut self, len: usize) -> OffsetMap {
+        if let Some(first) = self.tail {
+            self.b.push(len, first, false);
+        }
+        self.b.finish(0)
+    }
+}
+
+impl Stepwise {
+    fn new(enc: &'static Encoding, len: usize) -> Stepwise {
+        Stepwise {
+            dec: enc.new_decoder_without_bom_handling(),
+            out: String::with_capacity(len + len / 2),
+            places: Places::default(),
+            errors: false,
+            from: 0,
+        }
+    }
+
+    /// Feeds `input[at..]` a byte at a time, then the end of the input.
+    fn finish(
+        mut self,
+        input: &[u8],
+        at: usize,
+        width: fn(char) -> usize,
+    ) -> (String, OffsetMap, bool) {
+        let mut starts: Vec<(usize, usize, char)> = Vec::new();
+        for i in at..=input.len() {
+            let before = self.out.len();
+            let src = input.get(i..i + 1).unwrap_or(&[]);
+            let last = i == input.len();
+            self.errors |= feed(&mut self.dec, src, &mut self.out, last);
+            if self.out.len() == before {
+                continue;
+            }
+            let end = (i + 1).min(input.len());
+            // Usually one character; placed from the last one back.
+            starts.clear();
+            let mut raw = end;
+            let made = self.out.get(before..).unwrap_or("");
+            for (t, c) in made.char_indices().rev() {
+                raw = raw.saturating_sub(width(c)).max(self.from);
+                starts.push((before + t, raw, c));
+            }
+            for (k, &(t, r, c)) in starts.iter().enumerate().rev() {
+                // Up to where the next character starts, or the end of
+                // the byte.
+                let next = k.checked_sub(1).map_or(end, |n| starts[n].1);
+                self.places.place(t, r, next.saturating_sub(r), c);
+            }
+            self.from = end;
+        }
+        let map = self.places.finish(self.out.len());
+        (self.out, map, self.errors)
+    }
 }
 
 /// The 94x94 sets the 7-bit charsets designate.
@@ -1250,6 +1400,109 @@ mod tests {
         // Not exact: everything at 0.
         let (_, map, _) = to_utf8(input, ISO_2022_JP, false);
         assert_eq!(map.raw_offset(h), 0);
+    }
+
+    /// ISO-2022-JP's raw offset of each text offset, by definition: the
+    /// bytes fed one at a time, each character at the byte that
+    /// completed it less its width in bytes, never before the byte after
+    /// the previous character's; the text's end where its last character
+    /// starts, or after it for ASCII.
+    fn jp_offsets_by_definition(raw: &[u8]) -> Vec<usize> {
+        let mut dec = ISO_2022_JP.new_decoder_without_bom_handling();
+        let (mut out, mut offsets) = (String::new(), Vec::new());
+        let (mut from, mut end_of_text) = (0, 0);
+        for i in 0..=raw.len() {
+            let before = out.len();
+            let last = i == raw.len();
+            feed(&mut dec, raw.get(i..i + 1).unwrap_or(&[]), &mut out, last);
+            let made: Vec<char> = out[before..].chars().collect();
+            let end = (i + 1).min(raw.len());
+            let mut firsts = vec![end; made.len()];
+            let mut at = end;
+            for (k, &c) in made.iter().enumerate().rev() {
+                at = at.saturating_sub(iso_2022_jp_width(c)).max(from);
+                firsts[k] = at;
+            }
+            for (&c, &first) in made.iter().zip(&firsts) {
+                offsets.extend(std::iter::repeat_n(first, c.len_utf8()));
+                end_of_text = first + usize::from(c.is_ascii());
+            }
+            if !made.is_empty() {
+                from = end;
+            }
+        }
+        offsets.push(end_of_text);
+        offsets
+    }
+
+    /// ISO-2022-JP decoded a segment at a time, and a byte at a time,
+    /// gives the decoder's text and flag and maps each offset as
+    /// defined (`jp_offsets_by_definition`), on random segments of each
+    /// set, well-formed and not (escapes in a row, lone and unknown
+    /// escapes, odd pairs, bytes outside the set, unmapped pairs, SO,
+    /// line breaks); well-formed text goes in segments to its end, and
+    /// its map is small either way.
+    #[test]
+    fn iso_2022_jp_maps_each_offset_as_defined() {
+        let escapes: [&[u8]; 8] = [
+            b"\x1b(B", b"\x1b(J", b"\x1b(I", b"\x1b$B", b"\x1b$@", b"\x1b",
+            b"\x1b(", b"\x1b$A",
+        ];
+        let bodies: [&[u8]; 10] = [
+            b"ab", b"F|", b"$\"%N", b"\\~", b"6E", b"\n", b"\x0e", b"\xa4",
+            b")!", b"x",
+        ];
+        let mut next = crate::testing::xorshift(0x2022_4a50_5345_4753);
+        let mut fast = 0;
+        for _ in 0..20_000 {
+            let mut raw = Vec::new();
+            for _ in 0..next() % 6 {
+                if !next().is_multiple_of(4) {
+                    raw.extend_from_slice(escapes[(next() % 8) as usize]);
+                }
+                for _ in 0..next() % 4 {
+                    raw.extend_from_slice(bodies[(next() % 10) as usize]);
+                }
+            }
+            let want = jp_offsets_by_definition(&raw);
+            let (text, bad) = ISO_2022_JP.decode_without_bom_handling(&raw);
+            let one_by_one =
+                stepwise_to_utf8(&raw, ISO_2022_JP, iso_2022_jp_width);
+            for got in [iso_2022_jp_to_utf8(&raw), one_by_one] {
+                assert_eq!((&*got.0, got.2), (&*text, bad), "{raw:x?}");
+                for (t, &w) in want.iter().enumerate() {
+                    assert_eq!(got.1.raw_offset(t), w, "{t} {raw:x?}");
+                }
+            }
+            fast += usize::from(jp_segment(&raw, true).is_some());
+        }
+        // Many inputs start with a segment that goes in one call.
+        assert!(fast > 2_000, "{fast}");
+        // Well-formed text goes in segments to its end.
+        for _ in 0..2_000 {
+            let mut raw = Vec::new();
+            for _ in 0..next() % 6 {
+                let (escape, body): (&[u8], &[u8]) = match next() % 4 {
+                    0 => (b"\x1b(B", b"a http://x/\n"),
+                    1 => (b"\x1b(J", b"\\~z"),
+                    2 => (b"\x1b(I", b"6E"),
+                    _ => (b"\x1b$B", b"F|$\"%N"),
+                };
+                raw.extend_from_slice(escape);
+                for _ in 0..1 + next() % 20 {
+                    raw.extend_from_slice(body);
+                }
+            }
+            let ((_, map, _), in_segments) = iso_2022_jp_segments(&raw);
+            assert_eq!(in_segments, raw.len(), "{raw:x?}");
+            // A few anchors a segment, not one a character.
+            let segments = raw.iter().filter(|&&b| b == 0x1b).count();
+            let (_, one_by_one, _) =
+                stepwise_to_utf8(&raw, ISO_2022_JP, iso_2022_jp_width);
+            for map in [map, one_by_one] {
+                assert!(map.anchor_count() <= 3 * segments + 1, "{raw:x?}");
+            }
+        }
     }
 
     #[test]
