@@ -5,7 +5,7 @@ message: the input on which converting a charset to UTF-8 costs the
 most per byte.
 
 The words are Simplified Chinese for GBK, gb18030 and GB2312,
-Traditional Chinese for Big5, Japanese for Shift_JIS and EUC-JP,
+Traditional Chinese for Big5, Japanese for Shift_JIS, EUC-JP and ISO-2022-JP,
 Korean for EUC-KR, and Russian for any other charset (windows-1251 by
 default, KOI8-R, ISO-8859-5; one without Cyrillic letters is refused). Chinese and Japanese lines have no spaces between
 words, as those languages are written.

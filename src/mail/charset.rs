@@ -89,8 +89,10 @@ pub(super) struct Converted {
 }
 
 /// Converts `input` from `charset` to UTF-8. With `exact` false the map
-/// is left out (every offset maps to 0), for a caller that maps the
-/// whole text to one place anyway (a base64 part).
+/// may be left out (every offset maps to 0; valid UTF-8 keeps its exact
+/// map, which costs nothing), for a caller that maps the whole text to
+/// one place anyway (a base64 part). The 7-bit charsets outside the
+/// Encoding Standard are mapped exactly either way.
 pub(super) fn convert(
     input: &[u8],
     charset: Charset,
@@ -557,7 +559,8 @@ fn iso_2022_jp_width(c: char) -> usize {
 /// time where that is sure to agree: between escape sequences the text
 /// is in one set, and where all the bytes of a segment are that set's
 /// ([`jp_segment`]), each byte (each pair in JIS X 0208) is one
-/// character, whose first byte the decoder has read when it writes it.
+/// character, which the decoder writes when it reads the character's
+/// last byte: so its first byte is found as a byte at a time finds it.
 /// Such segments are decoded in one call each; from the first segment
 /// that is not so, the rest goes a byte at a time, through the same
 /// decoder.
@@ -615,7 +618,8 @@ fn iso_2022_jp_segments(input: &[u8]) -> ((String, OffsetMap, bool), usize) {
 /// set is ASCII) then at least one byte, all of its set (ASCII and JIS
 /// X 0201 Roman: below 0x80 but SO and SI; katakana: 0x21 to 0x5F; JIS
 /// X 0208: pairs of 0x21 to 0x7E). A segment with no byte after its
-/// escape is not: the escape after it would be an error. Returns the
+/// escape is not (an escape right after it is an error; at the end of
+/// the text it writes nothing, a byte at a time as well). Returns the
 /// escape's length and `unit`.
 fn jp_segment(segment: &[u8], start: bool) -> Option<(usize, usize)> {
     let (escape, rule): (usize, fn(&u8) -> bool) = match segment {
@@ -657,22 +661,24 @@ struct Stepwise {
     from: usize,
 }
 
-/// A map built character by character, and the first byte of the last
-/// character if it is not ASCII.
+/// A map built character by character, and the last character placed:
+/// its text offset, raw offset and whether it is ASCII.
 #[derive(Default)]
 struct Places {
     b: MapBuilder,
-    tail: Option<usize>,
+    tail: Option<(usize, usize, bool)>,
 }
 
 impl Places {
     /// Maps character `c`, at `text`, to raw offset `first`, `raw_len`
-    /// bytes before the next character's: all its bytes map there, and
-    /// characters in a row make one anchor or a mixed run (a map of
-    /// about a byte a character at most).
+    /// bytes before the next character's (at least 1: after an error two
+    /// characters may share a byte, and the next then starts an anchor
+    /// of its own): all its bytes map there, and characters in a row
+    /// make one anchor or a mixed run (a map of about a byte a character
+    /// at most).
     fn place(&mut self, text: usize, first: usize, raw_len: usize, c: char) {
         self.b.push_char(text, first, raw_len.max(1), c.len_utf8());
-        self.tail = (!c.is_ascii()).then_some(first);
+        self.tail = Some((text, first, c.is_ascii()));
     }
 
     /// Maps the text from `text` on to the raw bytes from `raw` on, one
@@ -682,11 +688,16 @@ impl Places {
         self.tail = None;
     }
 
-    /// The map of a text of `len` bytes, whose end maps where its last
-    /// character does.
+    /// The map of a text of `len` bytes. Its end maps where its last
+    /// character starts, or after it if that is ASCII, from an anchor of
+    /// its own: what the end of a URL at the end of the text maps to
+    /// when the map is composed with that of a transfer encoding (which
+    /// may jump after the character, at a soft line break).
     fn finish(mut self, len: usize) -> OffsetMap {
-        if let Some(first) = self.tail {
-            self.b.push(len, first, false);
+        match self.tail {
+            Some((text, first, true)) => self.b.push(text, first, true),
+            Some((_, first, false)) => self.b.push(len, first, false),
+            None => {}
         }
         self.b.finish(0)
     }
@@ -1402,15 +1413,15 @@ mod tests {
         assert_eq!(map.raw_offset(h), 0);
     }
 
-    /// ISO-2022-JP's raw offset of each text offset, by definition: the
-    /// bytes fed one at a time, each character at the byte that
-    /// completed it less its width in bytes, never before the byte after
-    /// the previous character's; the text's end where its last character
-    /// starts, or after it for ASCII.
-    fn jp_offsets_by_definition(raw: &[u8]) -> Vec<usize> {
+    /// ISO-2022-JP's map by definition: the bytes fed one at a time,
+    /// each character at the byte that completed it less its width in
+    /// bytes, never before the byte after the previous character's, an
+    /// anchor each (ASCII advancing with the raw bytes); the text's end
+    /// where its last character starts, or after it for ASCII.
+    fn jp_map_by_definition(raw: &[u8]) -> OffsetMap {
         let mut dec = ISO_2022_JP.new_decoder_without_bom_handling();
-        let (mut out, mut offsets) = (String::new(), Vec::new());
-        let (mut from, mut end_of_text) = (0, 0);
+        let (mut out, mut b) = (String::new(), MapBuilder::default());
+        let mut from = 0;
         for i in 0..=raw.len() {
             let before = out.len();
             let last = i == raw.len();
@@ -1423,21 +1434,22 @@ mod tests {
                 at = at.saturating_sub(iso_2022_jp_width(c)).max(from);
                 firsts[k] = at;
             }
+            let mut t = before;
             for (&c, &first) in made.iter().zip(&firsts) {
-                offsets.extend(std::iter::repeat_n(first, c.len_utf8()));
-                end_of_text = first + usize::from(c.is_ascii());
+                b.push(t, first, c.is_ascii());
+                t += c.len_utf8();
             }
             if !made.is_empty() {
                 from = end;
             }
         }
-        offsets.push(end_of_text);
-        offsets
+        b.finish(0)
     }
 
     /// ISO-2022-JP decoded a segment at a time, and a byte at a time,
     /// gives the decoder's text and flag and maps each offset as
-    /// defined (`jp_offsets_by_definition`), on random segments of each
+    /// defined (`jp_map_by_definition`), alone and composed with a
+    /// transfer encoding's map, on random segments of each
     /// set, well-formed and not (escapes in a row, lone and unknown
     /// escapes, odd pairs, bytes outside the set, unmapped pairs, SO,
     /// line breaks); well-formed text goes in segments to its end, and
@@ -1464,19 +1476,33 @@ mod tests {
                     raw.extend_from_slice(bodies[(next() % 10) as usize]);
                 }
             }
-            let want = jp_offsets_by_definition(&raw);
+            let want = jp_map_by_definition(&raw);
             let (text, bad) = ISO_2022_JP.decode_without_bom_handling(&raw);
+            // The map of a transfer encoding: runs, some jumping ahead
+            // (soft line breaks).
+            let mut b = MapBuilder::default();
+            let (mut t, mut r) = (0, 0);
+            while t <= raw.len() {
+                b.push(t, r, true);
+                let step = (next() % 4) as usize;
+                t += step;
+                r += step + (next() % 3) as usize;
+            }
+            let inner = b.finish(0);
             let one_by_one =
                 stepwise_to_utf8(&raw, ISO_2022_JP, iso_2022_jp_width);
             for got in [iso_2022_jp_to_utf8(&raw), one_by_one] {
                 assert_eq!((&*got.0, got.2), (&*text, bad), "{raw:x?}");
-                for (t, &w) in want.iter().enumerate() {
-                    assert_eq!(got.1.raw_offset(t), w, "{t} {raw:x?}");
+                let len = got.0.len();
+                let (g, w) = (got.1.then(len, &inner), want.then(len, &inner));
+                for t in 0..=len {
+                    let at = (t, got.1.raw_offset(t), g.raw_offset(t));
+                    assert_eq!(at, (t, want.raw_offset(t), w.raw_offset(t)));
                 }
             }
-            fast += usize::from(jp_segment(&raw, true).is_some());
+            fast += usize::from(iso_2022_jp_segments(&raw).1 > 0);
         }
-        // Many inputs start with a segment that goes in one call.
+        // Many inputs have a first segment that goes in one call.
         assert!(fast > 2_000, "{fast}");
         // Well-formed text goes in segments to its end.
         for _ in 0..2_000 {
