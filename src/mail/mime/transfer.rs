@@ -171,7 +171,7 @@ fn decode_qp_by(
             _ => {}
         }
         let escape = hex_pair(body.get(i + 1), body.get(i + 2)).filter(|&v| {
-            url_escape(&body[i + 1..i + 3], v) || {
+            url_escape(&body[i + 1..i + 3], v) || iso_2022_escape(body, i) || {
                 // Two bytes read again: a `://` across the edge.
                 let from = known.saturating_sub(2);
                 in_url = url_run_continues(&out[from..], in_url);
@@ -184,7 +184,7 @@ fn decode_qp_by(
             out.push(v);
             i += 3;
             // Escapes right after it that decode wherever they are go on
-            // the same anchor (text in a charset of 8-bit bytes is all
+            // the same anchor (text in a charset of 8-bit bytes is mostly
             // escapes): no soft line break, no URL state to look at.
             while runs
                 && let Some(&[b'=', h, l]) = body.get(i..i + 3)
@@ -202,6 +202,17 @@ fn decode_qp_by(
         }
     }
     (out, b.finish(base), clean)
+}
+
+/// Whether `body[i..]` starts with `=1B` then `$` or `(`: an escape
+/// sequence of ISO-2022-JP (RFC 1468: `ESC $ B`, `ESC ( B` and the
+/// others designate its sets; ISO-2022-KR's and -CN's start `ESC $`)
+/// that an encoder wrote, as it must write ESC, a control (RFC 2045
+/// 6.7). Right after a URL it ends the URL (the text after it is in
+/// another set), where a literal `=1B` would not be followed so.
+fn iso_2022_escape(body: &[u8], i: usize) -> bool {
+    body.get(i..i + 3) == Some(b"=1B")
+        && matches!(body.get(i + 3), Some(b'$' | b'('))
 }
 
 /// Whether the escape `=` `hex` (value `v`) inside a URL was written by
@@ -362,6 +373,11 @@ mod tests {
             (b"http://a/?q=\n=dcx", b"http://a/?q=dcx"),
             // A hard line break ends the run.
             (b"http://a/\n=dc", b"http://a/\n\xdc"),
+            // An ISO 2022 escape sequence after a URL (ESC is a control,
+            // and an encoder must write it so), not a `=1B` of the URL.
+            (b"http://a/=1B$BF|=1B(B", b"http://a/\x1b$BF|\x1b(B"),
+            (b"http://a/?x=1B=1B(J", b"http://a/?x=1B\x1b(J"),
+            (b"http://a/?x=1B&y", b"http://a/?x=1B&y"),
         ] {
             let (out, _, _) = decode_qp(body, 0);
             assert_eq!(
