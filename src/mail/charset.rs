@@ -65,6 +65,14 @@ impl Charset {
         }
     }
 
+    /// Whether the charset switches between its sets with control
+    /// characters: ESC in ISO-2022-JP (RFC 1468), and SO and SI too in
+    /// ISO-2022-KR (RFC 1557) and ISO-2022-CN (RFC 1922).
+    pub(super) fn shifts_by_controls(self) -> bool {
+        matches!(self, Charset::Iso2022Kr | Charset::Iso2022Cn)
+            || self == Charset::Whatwg(ISO_2022_JP)
+    }
+
     /// Whether every ASCII byte of a text in this charset is that ASCII
     /// character, so that the text's lines can be handled as bytes
     /// (`format=flowed`).

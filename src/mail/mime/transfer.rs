@@ -4,6 +4,7 @@
 
 use super::params::*;
 use crate::lex::find_short;
+use crate::mail::charset::Charset;
 use crate::mail::offsets::{MapBuilder, OffsetMap};
 use memchr::memmem;
 use std::sync::LazyLock;
@@ -127,7 +128,23 @@ pub(super) fn decode_qp(
     body: &[u8],
     base: usize,
 ) -> (Vec<u8>, OffsetMap, bool) {
-    decode_qp_by(body, base, true)
+    decode_qp_in(body, base, None)
+}
+
+/// [`decode_qp`] of the text of a part in `charset`: in a charset that
+/// switches sets with control characters (ISO 2022: ISO-2022-JP's ESC,
+/// ISO-2022-KR's and -CN's SO and SI too), an escape of a shift
+/// ([`is_shift`]) decodes inside a `scheme://` run as well. The encoder
+/// had to write them so (RFC 2045 6.7, rules 1 and 2), and they are the
+/// charset's, not a URL's: Japanese text right after a URL starts with
+/// `=1B$B`.
+pub(super) fn decode_qp_in(
+    body: &[u8],
+    base: usize,
+    charset: Option<Charset>,
+) -> (Vec<u8>, OffsetMap, bool) {
+    let shifts = charset.is_some_and(Charset::shifts_by_controls);
+    decode_qp_by(body, base, shifts, true)
 }
 
 /// [`decode_qp`]; with `runs` false every escape takes the full test
@@ -135,6 +152,7 @@ pub(super) fn decode_qp(
 fn decode_qp_by(
     body: &[u8],
     base: usize,
+    shifts: bool,
     runs: bool,
 ) -> (Vec<u8>, OffsetMap, bool) {
     let mut out = Vec::with_capacity(body.len());
@@ -171,13 +189,15 @@ fn decode_qp_by(
             _ => {}
         }
         let escape = hex_pair(body.get(i + 1), body.get(i + 2)).filter(|&v| {
-            url_escape(&body[i + 1..i + 3], v) || iso_2022_escape(body, i) || {
-                // Two bytes read again: a `://` across the edge.
-                let from = known.saturating_sub(2);
-                in_url = url_run_continues(&out[from..], in_url);
-                known = out.len();
-                !in_url
-            }
+            url_escape(&body[i + 1..i + 3], v)
+                || shifts && is_shift(body, i, v)
+                || {
+                    // Two bytes read again: a `://` across the edge.
+                    let from = known.saturating_sub(2);
+                    in_url = url_run_continues(&out[from..], in_url);
+                    known = out.len();
+                    !in_url
+                }
         });
         if let Some(v) = escape {
             b.push_ratio(out.len(), base + i, 3, 1);
@@ -204,15 +224,36 @@ fn decode_qp_by(
     (out, b.finish(base), clean)
 }
 
-/// Whether `body[i..]` starts with `=1B` then `$` or `(`: an escape
-/// sequence of ISO-2022-JP (RFC 1468: `ESC $ B`, `ESC ( B` and the
-/// others designate its sets; ISO-2022-KR's and -CN's start `ESC $`)
-/// that an encoder wrote, as it must write ESC, a control (RFC 2045
-/// 6.7). Right after a URL it ends the URL (the text after it is in
-/// another set), where a literal `=1B` would not be followed so.
-fn iso_2022_escape(body: &[u8], i: usize) -> bool {
-    body.get(i..i + 3) == Some(b"=1B")
-        && matches!(body.get(i + 3), Some(b'$' | b'('))
+/// Whether the escape at `body[i]` (value `v`) is a shift of an ISO 2022
+/// charset: SO or SI, or ESC starting an escape sequence (`$` or `(`
+/// next, RFC 1468, 1557, 1922), after any soft line breaks and written
+/// as itself or escaped. A lone `=1B` (`?x=1B`) is not.
+fn is_shift(body: &[u8], i: usize, v: u8) -> bool {
+    match v {
+        0x0e | 0x0f => true,
+        0x1b => matches!(byte_after_escape(body, i + 3), Some(b'$' | b'(')),
+        _ => false,
+    }
+}
+
+/// The byte the quoted-printable text from `body[j]` on starts with:
+/// past soft line breaks, an escape's value.
+fn byte_after_escape(body: &[u8], mut j: usize) -> Option<u8> {
+    while body.get(j) == Some(&b'=') {
+        let mut k = j + 1;
+        while matches!(body.get(k), Some(b' ' | b'\t')) {
+            k += 1;
+        }
+        match (body.get(k), body.get(k + 1)) {
+            (Some(b'\r'), Some(b'\n')) => j = k + 2,
+            (Some(b'\n'), _) => j = k + 1,
+            _ => {
+                return hex_pair(body.get(j + 1), body.get(j + 2))
+                    .or(Some(b'='));
+            }
+        }
+    }
+    body.get(j).copied()
 }
 
 /// Whether the escape `=` `hex` (value `v`) inside a URL was written by
@@ -373,11 +414,8 @@ mod tests {
             (b"http://a/?q=\n=dcx", b"http://a/?q=dcx"),
             // A hard line break ends the run.
             (b"http://a/\n=dc", b"http://a/\n\xdc"),
-            // An ISO 2022 escape sequence after a URL (ESC is a control,
-            // and an encoder must write it so), not a `=1B` of the URL.
-            (b"http://a/=1B$BF|=1B(B", b"http://a/\x1b$BF|\x1b(B"),
-            (b"http://a/?x=1B=1B(J", b"http://a/?x=1B\x1b(J"),
-            (b"http://a/?x=1B&y", b"http://a/?x=1B&y"),
+            // Outside ISO 2022 text, an `=1B` in a URL is the URL's.
+            (b"http://a/?v=1B(foo)", b"http://a/?v=1B(foo)"),
         ] {
             let (out, _, _) = decode_qp(body, 0);
             assert_eq!(
@@ -390,14 +428,45 @@ mod tests {
         }
     }
 
+    /// In text of a charset that shifts with ESC, SO and SI, their
+    /// escapes decode inside a URL run too: what follows a URL in
+    /// ISO-2022-JP and -KR, also across a soft line break. An `=1B` that
+    /// starts no escape sequence, or in another charset, stays as
+    /// written there.
+    #[test]
+    fn iso_2022_shifts_decode_inside_url_runs() {
+        let jp = Charset::for_label(b"iso-2022-jp");
+        let kr = Charset::for_label(b"iso-2022-kr");
+        let utf8 = Charset::for_label(b"utf-8");
+        for (charset, body, want) in [
+            (
+                jp,
+                &b"http://a/=1B$BF|=1B(B x"[..],
+                &b"http://a/\x1b$BF|\x1b(B x"[..],
+            ),
+            (jp, b"http://a/abc=1B=\n$BF|", b"http://a/abc\x1b$BF|"),
+            (jp, b"http://a/?x=3D1=1B(J", b"http://a/?x=1\x1b(J"),
+            (jp, b"http://a/?x=1B=1B(J", b"http://a/?x=1B\x1b(J"),
+            (jp, b"http://a/?x=1B=24B", b"http://a/?x\x1b$B"),
+            (jp, b"http://a/?x=1B&y", b"http://a/?x=1B&y"),
+            (kr, b"http://a/=0EGQ=0F z", b"http://a/\x0eGQ\x0f z"),
+            (utf8, b"http://a/?v=1B(foo)", b"http://a/?v=1B(foo)"),
+            (None, b"http://a/?v=0E", b"http://a/?v=0E"),
+        ] {
+            let (out, _, _) = decode_qp_in(body, 0, charset);
+            assert_eq!(out, want, "{:?}", String::from_utf8_lossy(body));
+        }
+    }
+
     /// A run of escapes decoded on one anchor gives the text, map and
     /// flag that the full test of each escape gives: random bodies of
-    /// escapes (upper and lower case, controls), soft line breaks, bare
-    /// `=`, URL runs and whitespace.
+    /// escapes (upper and lower case, controls, ESC), soft line breaks,
+    /// bare `=`, URL runs and whitespace, in ISO 2022 text and not.
     #[test]
     fn escape_runs_agree_with_the_full_test() {
         let mut next = crate::testing::xorshift(0x9e5c_a9e5_0f7e_3c0d);
-        let pieces: [&[u8]; 12] = [
+        let pieces: [&[u8]; 13] = [
+            b"=1B",
             b"=C4",
             b"=E3",
             b"=dc",
@@ -414,7 +483,7 @@ mod tests {
         for _ in 0..5000 {
             let mut body = Vec::new();
             for _ in 0..next() % 40 {
-                let piece = pieces[(next() % 12) as usize];
+                let piece = pieces[(next() % 13) as usize];
                 // Escapes mostly come in runs.
                 let times = if piece.len() == 3 { 1 + next() % 6 } else { 1 };
                 for _ in 0..times {
@@ -422,9 +491,10 @@ mod tests {
                 }
             }
             let base = (next() % 100) as usize;
+            let shifts = next().is_multiple_of(2);
             assert_eq!(
-                decode_qp_by(&body, base, true),
-                decode_qp_by(&body, base, false),
+                decode_qp_by(&body, base, shifts, true),
+                decode_qp_by(&body, base, shifts, false),
                 "{:?}",
                 String::from_utf8_lossy(&body)
             );

@@ -1128,6 +1128,12 @@ impl<'a> Walker<'a, '_> {
         // Text appended after a base64 part's data, as mailing list
         // managers append their footer to a one-part message.
         let mut trailer = None;
+        // The part's charset, for the transfer encoding (warnings about
+        // it come below).
+        let charset = info
+            .params
+            .get("charset")
+            .and_then(|l| Charset::for_label(l.trim().as_bytes()));
         let (bytes, map, decoded) = match transfer {
             _ if info.http.is_some() => {
                 let codings = info.http.clone().unwrap_or_default();
@@ -1139,7 +1145,7 @@ impl<'a> Walker<'a, '_> {
                 (Cow::Owned(bytes), map, decoded)
             }
             "quoted-printable" => {
-                let (bytes, map, clean) = decode_qp(body, start);
+                let (bytes, map, clean) = decode_qp_in(body, start, charset);
                 if !clean {
                     self.warn(format!(
                         "{w}: invalid quoted-printable (kept as written)"
@@ -1171,7 +1177,7 @@ impl<'a> Walker<'a, '_> {
                     "{w}: quoted-printable though declared {:?}, decoded",
                     if t.is_empty() { "7bit".into() } else { excerpt(t) }
                 ));
-                let (bytes, map, _) = decode_qp(body, start);
+                let (bytes, map, _) = decode_qp_in(body, start, charset);
                 (Cow::Owned(bytes), map, Decoded::QuotedPrintable)
             }
             t => {
