@@ -173,20 +173,9 @@ fn decode_qp_by(
             continue;
         }
         // body[i] is '='.
-        let mut j = i + 1;
-        while matches!(body.get(j), Some(b' ' | b'\t')) {
-            j += 1;
-        }
-        match (body.get(j), body.get(j + 1)) {
-            (Some(b'\r'), Some(b'\n')) => {
-                i = j + 2;
-                continue;
-            }
-            (Some(b'\n'), _) | (None, _) => {
-                i = j + 1;
-                continue;
-            }
-            _ => {}
+        if let Some(next) = soft_break_end(body, i) {
+            i = next;
+            continue;
         }
         let escape = hex_pair(body.get(i + 1), body.get(i + 2)).filter(|&v| {
             url_escape(&body[i + 1..i + 3], v)
@@ -240,20 +229,30 @@ fn is_shift(body: &[u8], i: usize, v: u8) -> bool {
 /// past soft line breaks, an escape's value.
 fn byte_after_escape(body: &[u8], mut j: usize) -> Option<u8> {
     while body.get(j) == Some(&b'=') {
-        let mut k = j + 1;
-        while matches!(body.get(k), Some(b' ' | b'\t')) {
-            k += 1;
-        }
-        match (body.get(k), body.get(k + 1)) {
-            (Some(b'\r'), Some(b'\n')) => j = k + 2,
-            (Some(b'\n'), _) => j = k + 1,
-            _ => {
+        match soft_break_end(body, j) {
+            Some(next) => j = next,
+            None => {
                 return hex_pair(body.get(j + 1), body.get(j + 2))
                     .or(Some(b'='));
             }
         }
     }
     body.get(j).copied()
+}
+
+/// Where the text resumes after the soft line break at `body[i]` (an
+/// `=`, spaces or tabs, then a line end or the end of the body: RFC 2045
+/// 6.7 (3), (5)); `None` where the `=` there starts none.
+fn soft_break_end(body: &[u8], i: usize) -> Option<usize> {
+    let mut j = i + 1;
+    while matches!(body.get(j), Some(b' ' | b'\t')) {
+        j += 1;
+    }
+    match (body.get(j), body.get(j + 1)) {
+        (Some(b'\r'), Some(b'\n')) => Some(j + 2),
+        (Some(b'\n'), _) | (None, _) => Some(j + 1),
+        _ => None,
+    }
 }
 
 /// Whether the escape `=` `hex` (value `v`) inside a URL was written by
