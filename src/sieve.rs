@@ -55,11 +55,12 @@ pub(crate) struct Sieve {
     /// `LETTER[second] * 27 + LETTER[last]` (either case; the index 26
     /// of a byte that is no letter is in no pair).
     pairs: [u64; 12],
-    /// By ASCII byte: `0x80` where the byte, in either case, is a last
-    /// letter (the wide loop's one-instruction table lookup).
-    last_ascii: [u8; 128],
+    /// By the low six bits of a byte of `0x40..0x80`: `0x40` where the
+    /// byte, in either case, is a last letter (the wide loop's
+    /// one-instruction table lookup; every letter is in that range).
+    last_ascii: [u8; 64],
     /// The same for second-to-last letters.
-    second_ascii: [u8; 128],
+    second_ascii: [u8; 64],
     /// Whether the CPU has the AVX-512 instructions of the wide loop.
     wide: bool,
 }
@@ -121,8 +122,8 @@ impl Sieve {
             low: [0; 16],
             high: [0; 16],
             pairs: [0; 12],
-            last_ascii: [0; 128],
-            second_ascii: [0; 128],
+            last_ascii: [0; 64],
+            second_ascii: [0; 64],
             wide: false,
         };
         for name in names {
@@ -147,8 +148,8 @@ impl Sieve {
             for (c, table) in
                 [(last, &mut s.last_ascii), (second, &mut s.second_ascii)]
             {
-                table[usize::from(c)] = 0x80;
-                table[usize::from(c.to_ascii_uppercase())] = 0x80;
+                table[usize::from(c & 63)] = 0x40;
+                table[usize::from(c.to_ascii_uppercase() & 63)] = 0x40;
             }
         }
         Some(s)
@@ -184,8 +185,8 @@ impl Sieve {
 
     /// [`Sieve::for_each`] up to the first NUL byte of `hay[from..to]`,
     /// whose offset it returns: the binary check in the same pass as the
-    /// colons (with AVX2 a byte minimum a vector step and a zero test a
-    /// window, with AVX-512 a zero test a step), not a pass of its own.
+    /// colons (a byte minimum a vector step and a zero test a window),
+    /// not a pass of its own.
     pub(crate) fn for_each_before_nul(
         &self,
         hay: &[u8],
@@ -458,8 +459,9 @@ impl Sieve {
 impl Sieve {
     /// [`Sieve::vector`] with AVX-512: for each 64 positions, the colons
     /// followed by `/`, or whose byte before is a last letter and the one
-    /// before that a second-to-last letter (each looked up in a table of
-    /// the 128 ASCII bytes, in one byte permute), each candidate then
+    /// before that a second-to-last letter (each looked up by its low six
+    /// bits in a table of 64 bytes, in one byte permute, and kept where
+    /// the byte's bit 6 is set too), each candidate then
     /// checked by [`Sieve::keeps`] (the letters are tested one by one,
     /// not as a pair).
     #[cfg(target_arch = "x86_64")]
@@ -474,22 +476,19 @@ impl Sieve {
         use std::arch::x86_64::*;
         debug_assert!(from >= 2 && to + 64 <= hay.len());
         debug_assert!(to - from <= WINDOW * 64);
-        // SAFETY: 64-byte loads at 0 and 64 of 128-byte arrays.
-        let (last_lo, last_hi, second_lo, second_hi) = unsafe {
-            let (l, s) =
-                (self.last_ascii.as_ptr(), self.second_ascii.as_ptr());
+        // SAFETY: 64-byte loads of 64-byte arrays.
+        let (last_table, second_table) = unsafe {
             (
-                _mm512_loadu_si512(l.cast()),
-                _mm512_loadu_si512(l.add(64).cast()),
-                _mm512_loadu_si512(s.cast()),
-                _mm512_loadu_si512(s.add(64).cast()),
+                _mm512_loadu_si512(self.last_ascii.as_ptr().cast()),
+                _mm512_loadu_si512(self.second_ascii.as_ptr().cast()),
             )
         };
         let colon = _mm512_set1_epi8(b':' as i8);
         let slash = _mm512_set1_epi8(b'/' as i8);
         let p = hay.as_ptr();
-        let (mut i, mut n) = (from, 0);
-        while i < to {
+        // The candidates among the 64 positions from `i`, and its bytes
+        // (for the NUL test).
+        let step = |i: usize| {
             // SAFETY: 2 <= from <= i and i < to <= hay.len() - 64, so the
             // loads at i - 2, i - 1, i and i + 1 read 64 bytes within
             // `hay`.
@@ -501,33 +500,59 @@ impl Sieve {
                     _mm512_loadu_si512(p.add(i + 1).cast()),
                 )
             };
-            if NUL {
-                let mut zeros = _mm512_testn_epi8_mask(c, c);
-                if to - i < 64 {
-                    zeros &= (1u64 << (to - i)) - 1;
-                }
-                if zeros != 0 {
-                    return (i, n, true);
-                }
-            }
-            // The permute reads an index's low seven bits: a byte of
-            // 0x80 or more looks up an ASCII one, a candidate that
-            // `keeps` then rejects.
-            let last = _mm512_permutex2var_epi8(last_lo, b1, last_hi);
-            let second = _mm512_permutex2var_epi8(second_lo, b2, second_hi);
-            let lettered = _mm512_test_epi8_mask(last, second);
+            // The permute reads an index's low six bits; its entries are
+            // 0x40, bit 6, which the byte itself must have too: a byte
+            // below 0x40 is no letter, and one of 0xC0 or more looks up
+            // an ASCII letter, a candidate that `keeps` then rejects.
+            // (0x80: the AND of the three operands.)
+            let last = _mm512_permutexvar_epi8(b1, last_table);
+            let second = _mm512_permutexvar_epi8(b2, second_table);
+            let lettered = _mm512_test_epi8_mask(
+                _mm512_ternarylogic_epi32(last, second, b1, 0x80),
+                b2,
+            );
             let slashed = _mm512_cmpeq_epi8_mask(n1, slash);
-            let mut mask =
-                _mm512_cmpeq_epi8_mask(c, colon) & (slashed | lettered);
-            // The last step may reach past `to`: those positions are the
-            // scalar tail's.
-            if to - i < 64 {
-                mask &= (1u64 << (to - i)) - 1;
+            (_mm512_cmpeq_epi8_mask(c, colon) & (slashed | lettered), c)
+        };
+        // The smallest byte of each lane over the steps: a NUL byte is
+        // looked for once a window, not at each step.
+        let mut smallest = _mm512_set1_epi8(-1);
+        let (mut i, mut n) = (from, 0);
+        // Whole steps, then the last one, which may reach past `to`
+        // (those positions are the scalar tail's). A step's mask is
+        // written whatever it is, kept if not zero: no branch. At most
+        // `WINDOW` steps, so `n` is below it at each write (the
+        // `% WINDOW` changes no index; it spares the bounds check).
+        let whole = from + (to - from) / 64 * 64;
+        while i < whole {
+            let (mask, bytes) = step(i);
+            if NUL {
+                smallest = _mm512_min_epu8(smallest, bytes);
             }
-            // Written whatever it is, kept if not zero: no branch.
-            steps[n] = (i, mask);
+            steps[n % WINDOW] = (i, mask);
             n += usize::from(mask != 0);
             i += 64;
+        }
+        if i < to {
+            let (mask, bytes) = step(i);
+            let inside = (1u64 << (to - i)) - 1;
+            if NUL {
+                // Only the bytes before `to`: the NUL test reads no
+                // further than the candidates.
+                smallest =
+                    _mm512_mask_min_epu8(smallest, inside, smallest, bytes);
+            }
+            steps[n % WINDOW] = (i, mask & inside);
+            n += usize::from(mask & inside != 0);
+            i += 64;
+        }
+        if NUL && _mm512_testn_epi8_mask(smallest, smallest) != 0 {
+            // The NUL byte and its step: what is returned stops there.
+            if let Some(z) = memchr::memchr(0, &hay[from..to]) {
+                let at = from + z / 64 * 64;
+                let kept = steps[..n].partition_point(|&(s, _)| s < at);
+                return (at, kept, true);
+            }
         }
         (i.min(to), n, false)
     }
@@ -1800,9 +1825,10 @@ mod tests {
         }
         let loops = both_loops();
         // Every byte class next to colons, at every alignment and range
-        // (bytes of 0x80 and more whose low seven bits are letters too).
+        // (bytes of 0x80 and more whose low seven or six bits are letters
+        // too, and bytes below 0x40 whose low six bits are).
         let mut hay = Vec::new();
-        let bytes = b"::/ToRLwsaAdD`{@[\x7f\xff\xf4\xef\xd3\xf7\xe40mailto:news:URL:x://";
+        let bytes = b"::/ToRLwsaAdD`{@[\x7f\xff\xf4\xef\xd3\xf7\xe404!-mailto:news:URL:x://";
         let mut x: u32 = 12345;
         for _ in 0..4096 {
             x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
