@@ -291,7 +291,12 @@ fn scan<'f>(
     let mut s = Scanner {
         html,
         b: html.as_bytes(),
-        out: HtmlScan::default(),
+        // The text is at most about as long as the HTML: room for it at
+        // once instead of growing it tag by tag.
+        out: HtmlScan {
+            text: String::with_capacity(html.len()),
+            ..HtmlScan::default()
+        },
         no_gt_from: usize::MAX,
         attrs: Vec::new(),
         each,
