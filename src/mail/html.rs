@@ -997,10 +997,15 @@ fn clean(mut v: String) -> String {
 
 /// [`clean`] in place.
 fn clean_in(v: &mut String) {
-    let end = v.trim_end_matches(|c: char| c <= ' ').len();
+    // The characters trimmed are ASCII, so bytes: a byte of a longer
+    // UTF-8 sequence is never one of them.
+    let b = v.as_bytes();
+    let end = b.iter().rposition(|&c| c > b' ').map_or(0, |i| i + 1);
+    let start = b.iter().position(|&c| c > b' ').unwrap_or(end);
     v.truncate(end);
-    let start = v.len() - v.trim_start_matches(|c: char| c <= ' ').len();
-    v.drain(..start);
+    if start > 0 {
+        v.drain(..start);
+    }
     if memchr::memchr3(b'\t', b'\n', b'\r', v.as_bytes()).is_some() {
         v.retain(|c| !matches!(c, '\t' | '\n' | '\r'));
     }
