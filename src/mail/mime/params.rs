@@ -19,7 +19,12 @@ pub(super) struct Params {
 
 impl Params {
     pub(super) fn get(&self, name: &str) -> Option<String> {
-        self.list.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+        self.value(name).map(str::to_string)
+    }
+
+    /// [`Params::get`], borrowed.
+    pub(super) fn value(&self, name: &str) -> Option<&str> {
+        self.list.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
 }
 
@@ -279,11 +284,10 @@ pub(super) fn is_media_type(s: &str) -> bool {
 }
 
 pub(super) fn is_ascii_label(l: &str) -> bool {
-    let l = l.trim().to_ascii_lowercase();
-    matches!(
-        l.as_str(),
-        "" | "us-ascii" | "ascii" | "ansi_x3.4-1968" | "us" | "iso646-us"
-    )
+    let l = l.trim();
+    ["", "us-ascii", "ascii", "ansi_x3.4-1968", "us", "iso646-us"]
+        .iter()
+        .any(|a| l.eq_ignore_ascii_case(a))
 }
 
 /// A `Content-Base` or `Content-Location` value: whitespace removed

@@ -1130,10 +1130,9 @@ impl<'a> Walker<'a, '_> {
         let mut trailer = None;
         // The part's charset, for the transfer encoding (warnings about
         // it come below).
-        let charset = info
-            .params
-            .get("charset")
-            .and_then(|l| Charset::for_label(l.trim().as_bytes()));
+        let label = info.params.value("charset");
+        let labeled =
+            label.and_then(|l| Charset::for_label(l.trim().as_bytes()));
         let (bytes, map, decoded) = match transfer {
             _ if info.http.is_some() => {
                 let codings = info.http.clone().unwrap_or_default();
@@ -1145,7 +1144,7 @@ impl<'a> Walker<'a, '_> {
                 (Cow::Owned(bytes), map, decoded)
             }
             "quoted-printable" => {
-                let (bytes, map, clean) = decode_qp_in(body, start, charset);
+                let (bytes, map, clean) = decode_qp_in(body, start, labeled);
                 if !clean {
                     self.warn(format!(
                         "{w}: invalid quoted-printable (kept as written)"
@@ -1177,7 +1176,7 @@ impl<'a> Walker<'a, '_> {
                     "{w}: quoted-printable though declared {:?}, decoded",
                     if t.is_empty() { "7bit".into() } else { excerpt(t) }
                 ));
-                let (bytes, map, _) = decode_qp_in(body, start, charset);
+                let (bytes, map, _) = decode_qp_in(body, start, labeled);
                 (Cow::Owned(bytes), map, Decoded::QuotedPrintable)
             }
             t => {
@@ -1195,11 +1194,10 @@ impl<'a> Walker<'a, '_> {
                 )
             }
         };
-        let label = info.params.get("charset");
-        let (charset, declared_ascii) = match label.as_deref() {
+        let (charset, declared_ascii) = match label {
             None => (Charset::Whatwg(UTF_8), true),
             Some(l) if is_ascii_label(l) => (Charset::Whatwg(UTF_8), true),
-            Some(l) => match Charset::for_label(l.trim().as_bytes()) {
+            Some(l) => match labeled {
                 Some(c) => (c, false),
                 None => {
                     self.warn(format!(
