@@ -305,11 +305,22 @@ fn is_textual_application(ct: &str) -> bool {
         && (ct.ends_with("+json") || ct.ends_with("+xml")))
 }
 
-fn where_(path: &str) -> String {
-    if path.is_empty() {
-        "message".to_string()
-    } else {
-        format!("part {path}")
+/// What a warning names for the entity at `path`: written out only when
+/// a warning is.
+fn where_(path: &str) -> Where<'_> {
+    Where(path)
+}
+
+/// See [`where_`].
+struct Where<'p>(&'p str);
+
+impl std::fmt::Display for Where<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.is_empty() {
+            f.write_str("message")
+        } else {
+            write!(f, "part {}", self.0)
+        }
     }
 }
 
