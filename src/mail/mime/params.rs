@@ -143,14 +143,15 @@ fn structured(value: &str, params: bool) -> (String, Params) {
             .any(|(b, s, e, _)| b == base && (s.is_some() || *e));
         // An RFC 2231 form wins over a plain value beside it. A plain
         // parameter's value is taken: no other parameter reads it.
-        let base = base.clone();
         let value = if rfc2231 {
-            join_2231(&base, &raw_params)
+            join_2231(base, &raw_params)
                 .unwrap_or_else(|| raw_params[i].3.clone())
         } else {
             std::mem::take(&mut raw_params[i].3)
         };
-        params.list.push((base, value));
+        // The name is taken too: a later parameter of this name is
+        // skipped above, and an emptied name equals no other.
+        params.list.push((std::mem::take(&mut raw_params[i].0), value));
     }
     (main, params)
 }
