@@ -94,7 +94,8 @@ fn structured(value: &str, params: bool) -> (String, Params) {
                 blank = true;
             }
             _ => {
-                blank &= c.is_whitespace();
+                // Past the first other character, the segment is not.
+                blank = blank && c.is_whitespace();
                 text.push(c);
             }
         }
