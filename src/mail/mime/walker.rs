@@ -589,7 +589,12 @@ impl<'a> Walker<'a, '_> {
                 continue;
             };
             let bytes = self.unfolded(f);
-            let value = String::from_utf8_lossy(&bytes);
+            // An ASCII value (most) is its text without the lossy
+            // conversion's character by character reading.
+            let value = match crate::sieve::ascii_str(&bytes) {
+                Some(v) => Cow::Borrowed(v),
+                None => String::from_utf8_lossy(&bytes),
+            };
             match *name {
                 "content-type" if info.content_type.is_none() => {
                     let (main, params) = parse_structured(&value);
