@@ -352,7 +352,11 @@ fn collect_hits(
                 let base = html_base.as_deref().or(base);
                 let mut prov = new_prov();
                 // One provenance for each element and attribute, shared
-                // by their hits.
+                // by their hits: the first few pairs in a list, compared
+                // in turn (a document has few, and hashing a key costs
+                // more than comparing it with them), the others hashed.
+                const LISTED: usize = 8;
+                let mut listed: Vec<(String, Arc<Provenance>)> = Vec::new();
                 let mut attrs: HashMap<String, Arc<Provenance>> =
                     HashMap::new();
                 // The key is written into one buffer: no allocation for
@@ -363,6 +367,11 @@ fn collect_hits(
                     key.push_str(element);
                     key.push(' ');
                     key.push_str(name);
+                    if let Some((_, p)) =
+                        listed.iter().find(|(k, _)| *k == key)
+                    {
+                        return p.clone();
+                    }
                     if let Some(p) = attrs.get(key.as_str()) {
                         return p.clone();
                     }
@@ -371,7 +380,11 @@ fn collect_hits(
                         attribute: Some(key.clone()),
                         ..prov.clone()
                     });
-                    attrs.insert(key.clone(), p.clone());
+                    if listed.len() < LISTED {
+                        listed.push((key.clone(), p.clone()));
+                    } else {
+                        attrs.insert(key.clone(), p.clone());
+                    }
                     p
                 };
                 // The `a href` hits: where each is in `out`, and where
