@@ -91,7 +91,10 @@
 //! * For the mail scanner, which looks for the built-in schemes only
 //!   (`scan_html_for`): a value without a character reference none of
 //!   whose colons can end such a scheme (`style="color: red"`), which
-//!   holds nothing it could find.
+//!   holds nothing it could find; nor a link's value without a character
+//!   reference whose one such colon ends the `http` or `https` that
+//!   starts it (`href="http://example.com/"`), in which it could find
+//!   only the URL at the link's start, which the caller leaves out.
 
 use std::sync::LazyLock;
 
@@ -260,7 +263,8 @@ pub fn scan_html_with(html: &str, each: &mut TagSink<'_>) -> HtmlScan {
 /// Attribute values are given to `each` only where `colons` keeps one of
 /// their colons (or they hold a character reference, which may decode
 /// to one), when it is given: the values a scan for the schemes of its
-/// tables can find something in.
+/// tables can find something in, other than the URL that starts a
+/// link's value (see the module documentation).
 pub(crate) fn scan_html_for(
     html: &str,
     each: &mut TagSink<'_>,
@@ -784,9 +788,10 @@ impl Scanner<'_, '_> {
         let is_base = name_bytes.eq_ignore_ascii_case(b"base");
         for a in attrs {
             let Some((vs, ve)) = a.value else { continue };
-            self.attr_text(a.name, element, vs, ve);
             let an = b.get(a.name.0..a.name.1).unwrap_or_default();
-            if let Some(attr) = url_attr(an) {
+            let url = url_attr(an);
+            self.attr_text(a.name, element, (vs, ve), url);
+            if let Some(attr) = url {
                 match attr {
                     "srcset" => {
                         for (s, e) in srcset_urls(b, vs, ve) {
@@ -822,14 +827,14 @@ impl Scanner<'_, '_> {
     }
 
     /// Gives the value `html[vs..ve]` of the attribute named
-    /// `html[name.0..name.1]` as text if it holds a colon (see the module
-    /// documentation).
+    /// `html[name.0..name.1]` (the URL attribute `url`, if it is one) as
+    /// text if it holds a colon (see the module documentation).
     fn attr_text(
         &mut self,
         name: (usize, usize),
         element: &str,
-        vs: usize,
-        ve: usize,
+        (vs, ve): (usize, usize),
+        url: Option<&str>,
     ) {
         let (b, html) = (self.b, self.html);
         let raw = b.get(vs..ve).unwrap_or_default();
@@ -837,8 +842,17 @@ impl Scanner<'_, '_> {
         // could decode to one: a value without a reference is its text.
         // One pass for both.
         let wanted = match self.colons {
-            Some(test) => memchr::memchr2_iter(b':', b'&', raw)
-                .any(|i| raw[i] == b'&' || test.keeps(raw, i)),
+            Some(test) => {
+                let mut marks = memchr::memchr2_iter(b':', b'&', raw)
+                    .filter(|&i| raw[i] == b'&' || test.keeps(raw, i));
+                match (marks.next(), marks.next()) {
+                    (None, _) => false,
+                    (Some(i), None) if raw[i] == b':' => {
+                        !starts_own_link(url, raw, i)
+                    }
+                    _ => true,
+                }
+            }
             None => memchr::memchr2(b':', b'&', raw).is_some(),
         };
         if !wanted {
@@ -979,6 +993,21 @@ fn decode_into(
         anchor(text, map, i);
         text.push_str(html.get(i..e).unwrap_or(""));
     }
+}
+
+/// Whether the value `raw` of the URL attribute `url` (if it is one),
+/// whose one colon the colon test keeps is at `colon`, is a link (see
+/// [`Scanner::links`]) that starts, after whitespace, with the scheme
+/// `http` or `https` ending there. A scan of such a value as text finds
+/// the one URL that starts at the link's offset, which the link gives
+/// already: the value is not given as text.
+fn starts_own_link(url: Option<&str>, raw: &[u8], colon: usize) -> bool {
+    let link = url.is_some_and(|a| !matches!(a, "srcset" | "ping" | "cite"));
+    let s = raw.iter().position(|&c| !is_ws(c)).unwrap_or(raw.len());
+    link && raw.get(s..colon).is_some_and(|scheme| {
+        scheme.eq_ignore_ascii_case(b"http")
+            || scheme.eq_ignore_ascii_case(b"https")
+    })
 }
 
 /// Whether an attribute named `name` holds an XML namespace name:
@@ -1390,24 +1419,29 @@ mod tests {
             .collect()
     }
 
-    /// An attribute value the colon test leaves out (no character
-    /// reference, no colon it keeps) is one in which a scan that tries
-    /// every colon finds no candidate; the values it gives are given
-    /// without it too.
-    #[test]
-    fn values_the_colon_test_leaves_out_hold_no_candidate() {
-        use crate::scan::{ScanRules, TriggerSearch};
-        let Some(test) = crate::sieve::exact() else { return };
-        let rules = ScanRules {
+    /// The rules of a scan that tries every colon, for the built-in
+    /// schemes.
+    fn every_colon() -> crate::scan::ScanRules {
+        crate::scan::ScanRules {
             delimit: crate::delimit::Rules {
                 max_len: 2048,
                 opaque: None,
                 refang: false,
             },
             abbrev: crate::abbrev::Opts::NONE,
-            search: Some(TriggerSearch::Colons),
+            search: Some(crate::scan::TriggerSearch::Colons),
             encoded: false,
-        };
+        }
+    }
+
+    /// An attribute value the colon test leaves out (no character
+    /// reference, no colon it keeps) is one in which a scan that tries
+    /// every colon finds no candidate; the values it gives are given
+    /// without it too.
+    #[test]
+    fn values_the_colon_test_leaves_out_hold_no_candidate() {
+        let Some(test) = crate::sieve::exact() else { return };
+        let rules = every_colon();
         let pieces = [
             "http",
             "://",
@@ -1469,6 +1503,67 @@ mod tests {
             }
         }
         assert!(left_out > 1_000, "{left_out}");
+    }
+
+    /// A link's value the colon test leaves out though it keeps a colon
+    /// (the one ending the `http` that starts the value) is one in which
+    /// a scan that tries every colon finds candidates only where one of
+    /// the tag's links starts, which the caller leaves out.
+    #[test]
+    fn link_values_left_out_hold_only_their_links() {
+        let Some(test) = crate::sieve::exact() else { return };
+        let rules = every_colon();
+        let pieces = [
+            "http", "https", "HTTPS", "://", ":", " ", "\t", "x", "a:b",
+            "ly:", "mailto:", "&amp;", "/", "URL:", "s3:", "\u{1}", "a.b",
+        ];
+        let attrs = ["href", "src", "cite", "srcset", "ping", "title"];
+        let mut next = crate::testing::xorshift(0x11ce_0f1e);
+        let (mut left_out, mut found) = (0, 0);
+        for _ in 0..20_000 {
+            let starts = ["", "http://", " https://", "HTTP://", "http:"];
+            let start = starts[next() as usize % starts.len()];
+            let value: String = (0..next() % 5)
+                .map(|_| pieces[next() as usize % pieces.len()])
+                .fold(start.to_string(), |v, p| v + p);
+            let attr = attrs[next() as usize % attrs.len()];
+            let html = format!("<a {attr}=\"{value}\">");
+            let tags = |colons| {
+                let mut got: Vec<(Vec<Link>, Vec<AttrText>)> = Vec::new();
+                scan_html_for(
+                    &html,
+                    &mut |l: &[Link], t: &[AttrText]| {
+                        got.push((l.to_vec(), t.to_vec()));
+                    },
+                    false,
+                    colons,
+                );
+                got
+            };
+            let (all, kept) = (tags(None), tags(Some(test)));
+            let kept: Vec<&AttrText> =
+                kept.iter().flat_map(|(_, t)| t).collect();
+            for (links, texts) in &all {
+                for t in texts.iter().filter(|t| !kept.contains(t)) {
+                    left_out += 1;
+                    crate::scan::scan(
+                        t.text.as_bytes(),
+                        0,
+                        t.text.len(),
+                        &rules,
+                        |c| {
+                            found += 1;
+                            let h = t.html_offset(c.start);
+                            assert!(
+                                links.iter().any(|l| l.offset == h),
+                                "{html:?}"
+                            );
+                        },
+                    );
+                }
+            }
+        }
+        assert!(left_out > 1_000 && found > 1_000, "{left_out} {found}");
     }
 
     /// Every `http` in the text maps back to `http` in the HTML.
