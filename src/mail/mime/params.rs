@@ -51,39 +51,50 @@ fn structured(value: &str, params: bool) -> (String, Params) {
     // (`a/b; ;;`) hold no parameter and are dropped as they end.
     let mut blank = true;
     let mut quoted = false;
-    let mut escaped = false;
     let mut comment = 0usize;
-    for c in value.chars() {
+    // Read by bytes: every byte that matters here is ASCII, which is
+    // never part of a longer UTF-8 sequence, so each run copied ends at
+    // a character boundary.
+    let b = value.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
         if quoted {
-            text.push(c);
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                quoted = false;
+            // Up to and with the closing quote, as written; a backslash
+            // quotes the character after it.
+            let mut j = i;
+            while let Some(&c) = b.get(j) {
+                j += if c == b'\\' { 2 } else { 1 };
+                if c == b'"' {
+                    quoted = false;
+                    break;
+                }
             }
+            let j = j.min(b.len());
+            text.push_str(value.get(i..j).unwrap_or(""));
+            i = j;
             continue;
         }
+        let c = b[i];
+        i += 1;
         if comment > 0 {
             match c {
-                '(' => comment += 1,
-                ')' => comment -= 1,
+                b'(' => comment += 1,
+                b')' => comment -= 1,
                 _ => {}
             }
             continue;
         }
         match c {
-            '"' => {
+            b'"' => {
                 quoted = true;
                 blank = false;
-                text.push(c);
+                text.push('"');
             }
-            '(' => comment = 1,
-            ';' if blank && !cuts.is_empty() => {
+            b'(' => comment = 1,
+            b';' if blank && !cuts.is_empty() => {
                 text.truncate(cuts.last().copied().unwrap_or(0));
             }
-            ';' => {
+            b';' => {
                 // Joining parameters compares each with the others: past
                 // this many (no real field comes near) the rest is not
                 // read. Without the parameters, the main value ends here.
@@ -94,9 +105,17 @@ fn structured(value: &str, params: bool) -> (String, Params) {
                 blank = true;
             }
             _ => {
-                // Past the first other character, the segment is not.
-                blank = blank && c.is_whitespace();
-                text.push(c);
+                // A run of other characters, copied at once. Past the
+                // first that is not whitespace, the segment is not blank.
+                let s = i - 1;
+                let rest = b.get(i..).unwrap_or(&[]);
+                i += rest
+                    .iter()
+                    .position(|c| matches!(c, b'"' | b'(' | b';'))
+                    .unwrap_or(rest.len());
+                let run = value.get(s..i).unwrap_or("");
+                blank = blank && run.chars().all(char::is_whitespace);
+                text.push_str(run);
             }
         }
     }
