@@ -646,10 +646,19 @@ fn quoted_value(
 /// (POSIX uuencode: a length character, then four characters from space
 /// to `` ` `` for every three bytes), whose characters can spell
 /// `D://J#(` but never a lowercase letter.
+#[inline]
 pub(crate) fn uuencoded_line(hay: &[u8], s: usize, e: usize) -> bool {
+    // Most schemes are written in lower case: told here, without a call.
     if hay.get(s..e).is_none_or(|h| h.iter().any(u8::is_ascii_lowercase)) {
         return false;
     }
+    uuencoded_line_at(hay, s, e)
+}
+
+/// [`uuencoded_line`] for a run without a lowercase letter: the line
+/// around it read as uuencoded data.
+#[inline(never)]
+fn uuencoded_line_at(hay: &[u8], s: usize, e: usize) -> bool {
     let floor = s.saturating_sub(62);
     let Some(nl) =
         memchr::memrchr(b'\n', hay.get(floor..s).unwrap_or_default())
