@@ -1795,11 +1795,38 @@ fn skip_quote(hay: &[u8], mut j: usize, depth: usize) -> Option<usize> {
 /// an opener with nothing after it, a footnote marker (`[2]`, as mail
 /// readers show it apart from the link), and the `*`, `_` or `~` that
 /// close Markdown emphasis opened before the URL on its line.
+#[inline]
 pub(crate) fn trim_trailing(hay: &[u8], s: usize, mut end: usize) -> usize {
+    // Most URLs end with a letter, digit or `/`, none of which is ever
+    // dropped, or with sentence punctuation before one: told here,
+    // without a call.
+    while end > s {
+        let b = hay[end - 1];
+        if b.is_ascii_alphanumeric() || b == b'/' {
+            return end;
+        }
+        if !is_soft_ascii(b) {
+            return trim_trailing_from(hay, s, end);
+        }
+        end -= 1;
+    }
+    end
+}
+
+/// ASCII sentence punctuation and quotes (UTS #58 Link_Term Soft),
+/// dropped at a URL's end.
+#[inline]
+fn is_soft_ascii(b: u8) -> bool {
+    matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'' | b'"')
+}
+
+/// [`trim_trailing`] byte by byte from the end.
+#[inline(never)]
+fn trim_trailing_from(hay: &[u8], s: usize, mut end: usize) -> usize {
     while end > s {
         let b = hay[end - 1];
         let cut = match b {
-            b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'' | b'"' => 1,
+            _ if is_soft_ascii(b) => 1,
             b'(' | b'[' | b'{' => 1,
             b')' => usize::from(unbalanced(&hay[s..end], b'(', b')')),
             b']' if unbalanced(&hay[s..end], b'[', b']') => 1,
