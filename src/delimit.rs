@@ -365,7 +365,15 @@ const GLUED: &[&[u8]] = &[b"https", b"http", b"mailto", b"news", b"ftp"];
 fn glued_alone(hay: &[u8], first: usize, colon: usize) -> bool {
     let run = &hay[first..colon];
     (first == 0 || !matches!(hay[first - 1], b'\\' | b'='))
-        && GLUED.iter().any(|w| run.eq_ignore_ascii_case(w))
+        && GLUED.iter().any(|w| is_word(run, w))
+}
+
+/// Whether `b` spells `w`, a word of lowercase letters ([`GLUED`]), in
+/// any case: a byte ORed with 0x20 is a lowercase letter only if it was
+/// that letter in either case, so only `b` needs folding.
+#[inline]
+fn is_word(b: &[u8], w: &[u8]) -> bool {
+    b.len() == w.len() && b.iter().zip(w).all(|(&x, &y)| x | 0x20 == y)
 }
 
 /// Rule 1 for a scheme glued to the text before it (`the season.http://`,
@@ -377,9 +385,8 @@ fn glued_alone(hay: &[u8], first: usize, colon: usize) -> bool {
 /// `svn+ssh` stay whole), the start of that scheme.
 fn glued(hay: &[u8], first: usize, colon: usize) -> Option<usize> {
     let run = colon - first;
-    let ends = |w: &[u8]| {
-        run >= w.len() && hay[colon - w.len()..colon].eq_ignore_ascii_case(w)
-    };
+    let ends =
+        |w: &[u8]| run >= w.len() && is_word(&hay[colon - w.len()..colon], w);
     let w = *GLUED.iter().find(|w| ends(w))?;
     if run == w.len() {
         return None; // the scheme alone
@@ -1963,6 +1970,26 @@ mod tests {
                         ends_with_url(&three),
                         three.eq_ignore_ascii_case(b"URL"),
                         "{three:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// `is_word` agrees with `eq_ignore_ascii_case` for each word of
+    /// `GLUED` (all lowercase letters) and every byte at each position.
+    #[test]
+    fn glued_word_test_is_case_folding() {
+        for w in GLUED {
+            assert!(w.iter().all(u8::is_ascii_lowercase), "{w:?}");
+            for pos in 0..w.len() {
+                for b in 0..=255u8 {
+                    let mut run = w.to_vec();
+                    run[pos] = b;
+                    assert_eq!(
+                        is_word(&run, w),
+                        run.eq_ignore_ascii_case(w),
+                        "{run:?}"
                     );
                 }
             }
