@@ -703,16 +703,26 @@ fn mailto(uri: &Uri, out: &mut Vec<Finding>) {
 
 /// RFC 5536 section 3.1.4 newsgroup-name (components of letters, digits,
 /// `+ - _`), with the wildmat `*` of RFC 5538 section 2.2 when allowed.
+/// One pass over the bytes: each `.` ends a component, which must not be
+/// empty, nor may the last one.
 fn is_newsgroup(g: &str, wildmat: bool) -> bool {
-    !g.is_empty()
-        && g.split('.').all(|c| {
-            !c.is_empty()
-                && c.bytes().all(|b| {
-                    b.is_ascii_alphanumeric()
-                        || matches!(b, b'+' | b'-' | b'_')
-                        || (wildmat && b == b'*')
-                })
-        })
+    let mut empty = true; // the component so far
+    for b in g.bytes() {
+        if b == b'.' {
+            if empty {
+                return false;
+            }
+            empty = true;
+        } else if b.is_ascii_alphanumeric()
+            || matches!(b, b'+' | b'-' | b'_')
+            || (wildmat && b == b'*')
+        {
+            empty = false;
+        } else {
+            return false;
+        }
+    }
+    !empty
 }
 
 /// RFC 5536 section 3.1.3 msg-id without its angle brackets (RFC 5538
