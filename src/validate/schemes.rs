@@ -585,7 +585,7 @@ fn is_host_name(name: &[u8]) -> bool {
         let ok = match b {
             b'.' => prev != b'.' && prev != b'-',
             b'-' => prev != b'.',
-            _ => b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80,
+            _ => LABEL_BYTE[b as usize],
         };
         if !ok {
             return false;
@@ -594,6 +594,19 @@ fn is_host_name(name: &[u8]) -> bool {
     }
     !name.is_empty() && prev != b'-'
 }
+
+/// The bytes of a label of [`is_host_name`] but `-`: letters, digits,
+/// `_` and the bytes of non-ASCII characters, by one lookup.
+static LABEL_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
+        i += 1;
+    }
+    t
+};
 
 /// RFC 6068 section 2: `mailtoURI = "mailto:" [ to ] [ hfields ]`.
 fn mailto(uri: &Uri, out: &mut Vec<Finding>) {
