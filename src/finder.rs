@@ -391,6 +391,7 @@ fn scheme_rules_hold(scheme: &str, q: &Quick, text: &str) -> bool {
         Fast::Holds => return true,
         Fast::Ftp => schemes::ftp_quick(text, q.path.0),
         Fast::Mailto => schemes::mailto_quick(text),
+        Fast::News => schemes::news_quick(text),
         Fast::Check => None,
     };
     if let Some(ok) = quick {

@@ -68,6 +68,8 @@ pub(crate) enum Fast {
     Ftp,
     /// `validate::schemes::mailto_quick`, then the full check.
     Mailto,
+    /// `validate::schemes::news_quick`, then the full check.
+    News,
     /// The full check of its rules.
     Check,
 }
@@ -139,7 +141,11 @@ const TABLE: [Facts; 34] = [
         ..server("https", Some(443), Rule::Http)
     },
     Facts { fast: Fast::Mailto, ..opaque("mailto", Rule::Mailto) },
-    Facts { default_port: Some(119), ..opaque("news", Rule::News) },
+    Facts {
+        default_port: Some(119),
+        fast: Fast::News,
+        ..opaque("news", Rule::News)
+    },
     opaque("urn", Rule::Urn),
     opaque("tel", Rule::Tel),
     opaque("fax", Rule::Fax),

@@ -343,6 +343,17 @@ pub(crate) fn ftp_quick(text: &str, path_start: usize) -> Option<bool> {
     (is_dns_name(host, false) && !typecode).then_some(true)
 }
 
+/// [`news`] for the common shape `news:group.name` (no authority, query,
+/// fragment, escape or `@`; RFC 5538 2.2): whether it is a newsgroup
+/// name or `*`, or `None` when [`check`] must decide.
+pub(crate) fn news_quick(text: &str) -> Option<bool> {
+    let sel = text.get(5..)?; // after "news:"
+    if sel.is_empty() || sel.bytes().any(|b| b"/?#@%".contains(&b)) {
+        return None;
+    }
+    Some(sel == "*" || is_newsgroup(sel, true))
+}
+
 /// [`mailto`] for the common shapes `mailto:local@domain` and
 /// `mailto:local@domain?name=value&...` (one address; no escapes,
 /// fragment, quotes, or `/` in the address): whether the address is an
@@ -2022,6 +2033,30 @@ mod tests {
         ] {
             assert_eq!(mailto_quick(s), Some(true), "{s}");
         }
+        // news: the quick path answers for a group name or `*` alone, as
+        // the full check does, and leaves the rest to it.
+        let groups = [
+            ("comp.lang.rust", true),
+            ("*", true),
+            ("comp.*", true),
+            ("a+b-c_d.e1", true),
+            ("comp..x", false),
+            (".comp", false),
+            ("comp.", false),
+            ("comp.lang!x", false),
+        ];
+        for (group, valid) in groups {
+            let s = format!("news:{group}");
+            assert_eq!((news_quick(&s), errors(&s)), (Some(valid), valid));
+        }
+        let others = [
+            "news:a@b.example",
+            "news:comp.lang?x",
+            "news:%63omp",
+            "news:",
+            "news://server/comp.x",
+        ];
+        assert!(others.iter().all(|s| news_quick(s).is_none()));
         for s in [
             "ftp://ftp.example.org/pub/x",
             "ftp://ftp.example.org:21/pub/x;type=i",
