@@ -425,9 +425,16 @@ impl Merger<'_> {
                 let free = p >= range.start
                     && (before == 0 || s[before - 1].resume <= p);
                 if free {
-                    let rest = spec.take().unwrap_or_default();
-                    accepted
-                        .extend(rest.into_iter().filter(|x| x.trigger >= p));
+                    // The results are in trigger order: those from `p` on
+                    // are `rest[before..]`, kept in place (moved as one
+                    // block, not one by one).
+                    let mut rest = spec.take().unwrap_or_default();
+                    rest.drain(..before);
+                    if accepted.is_empty() {
+                        accepted = rest;
+                    } else {
+                        accepted.append(&mut rest);
+                    }
                     break;
                 }
                 let Some(t) =
