@@ -126,6 +126,7 @@ pub(crate) struct Candidate {
 
 impl Candidate {
     /// The URL text.
+    #[inline(always)]
     pub fn text<'h>(&'h self, hay: &'h [u8]) -> &'h str {
         match self.cleaned {
             Some(ref s) => s,
