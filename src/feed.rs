@@ -622,7 +622,11 @@ impl FilePart {
             .lock()
             .map(|mut b| std::mem::take(&mut *b))
             .unwrap_or_default();
-        if buf.len() < want {
+        if buf.capacity() < want {
+            // A new buffer: zeroed by the allocator (pages fresh from the
+            // kernel are zero already), not by a pass over it.
+            buf = vec![0; want];
+        } else if buf.len() < want {
             buf.resize(want, 0);
         }
         let got = read_at(&self.file, &mut buf[..want], from)?;

@@ -669,6 +669,15 @@ impl UrlText {
         let (s, e) = (self.start as usize, (self.start + self.len) as usize);
         self.buf.as_deref().and_then(|b| b.get(s..e)).unwrap_or_default()
     }
+
+    /// The URL's bytes, for a writer: those of [`UrlText::as_str`] (its
+    /// range is always a whole URL pushed to the buffer, so it starts and
+    /// ends on character boundaries), without testing them.
+    pub fn as_bytes(&self) -> &[u8] {
+        let (s, e) = (self.start as usize, (self.start + self.len) as usize);
+        let bytes = self.buf.as_deref().map(String::as_bytes);
+        bytes.and_then(|b| b.get(s..e)).unwrap_or_default()
+    }
 }
 
 impl PartialEq for UrlText {
@@ -726,6 +735,31 @@ mod tests {
                 let want = std::str::from_utf8(&hay[start..end]);
                 assert_eq!(c.text(&hay), want.unwrap_or_default());
             }
+        }
+    }
+
+    /// A URL's bytes are those of its text, for URLs of random lengths
+    /// and characters pushed one after another into a shared buffer, as
+    /// the scan pushes a chunk's URLs; and empty while pending.
+    #[test]
+    fn url_bytes_agree_with_its_text() {
+        let mut next = crate::testing::xorshift(0x0bad_cafe_f00d_d00d);
+        let units = ["a", "/", "\u{e9}", "\u{20ac}", "\u{1f600}", "%41"];
+        let mut buf = String::new();
+        let mut urls = Vec::new();
+        for _ in 0..2000 {
+            let at = buf.len();
+            for _ in 0..next() % 12 {
+                buf.push_str(units[(next() % 6) as usize]);
+            }
+            urls.push(UrlText::pending(at, buf.len() - at));
+        }
+        let mut shared = Some(Arc::new(buf));
+        for mut url in urls {
+            assert!(url.as_bytes().is_empty() && url.as_str().is_empty());
+            url.lend(&mut shared);
+            assert_eq!(url.as_bytes(), url.as_str().as_bytes());
+            url.give_back(&mut shared);
         }
     }
 }

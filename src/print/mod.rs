@@ -371,7 +371,7 @@ impl<W: Write> Sink for Printer<W> {
             // (what the general path below prints for it).
             self.printed += 1;
             self.count += 1;
-            self.out.write_all(hit.url().as_bytes())?;
+            self.out.write_all(hit.url.as_bytes())?;
             return self.out.write_all(b"\n").map(|()| true);
         }
         let mut codes = Vec::new();
