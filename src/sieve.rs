@@ -854,12 +854,16 @@ fn ascii_prefix_avx2(bytes: &[u8]) -> usize {
 /// `bytes` as text when they are all ASCII (so valid UTF-8 without
 /// the general check, whose set-up costs more than a short URL does):
 /// one masked load and a sign-bit test for up to 64 bytes with AVX-512,
-/// `<[u8]>::is_ascii` otherwise.
+/// four overlapping 16-byte loads (SSE2) or two overlapping words for
+/// up to 64 bytes otherwise ([`ascii_short`]), `<[u8]>::is_ascii` for
+/// more.
 pub(crate) fn ascii_str(bytes: &[u8]) -> Option<&str> {
     #[cfg(target_arch = "x86_64")]
     let ascii = if bytes.len() <= 64 && byte_wide() {
         // SAFETY: `byte_wide()` says the CPU has AVX-512F and AVX-512BW.
         unsafe { ascii_avx512(bytes) }
+    } else if bytes.len() <= 64 {
+        ascii_short(bytes)
     } else {
         bytes.is_ascii()
     };
@@ -867,6 +871,46 @@ pub(crate) fn ascii_str(bytes: &[u8]) -> Option<&str> {
     let ascii = bytes.is_ascii();
     // SAFETY: ASCII bytes are valid UTF-8.
     ascii.then(|| unsafe { std::str::from_utf8_unchecked(bytes) })
+}
+
+/// Whether the at most 64 `bytes` are all ASCII, without a loop: from
+/// 16 bytes on, the OR of four 16-byte loads (SSE2, which every x86-64
+/// CPU has) at 0, 16, 32 and 48, each moved back to end by the last
+/// byte where it would pass it; from 8, of the first and the last
+/// word; below, of the bytes.
+#[cfg(target_arch = "x86_64")]
+fn ascii_short(bytes: &[u8]) -> bool {
+    use std::arch::x86_64::*;
+    let n = bytes.len();
+    debug_assert!(n <= 64);
+    if n >= 16 {
+        let p = bytes.as_ptr();
+        let last = n - 16;
+        // SAFETY: each load reads 16 bytes from an offset of at most
+        // `n - 16`; every x86-64 CPU has SSE2.
+        let high = unsafe {
+            let (a, b, c, d) = (
+                _mm_loadu_si128(p.cast()),
+                _mm_loadu_si128(p.add(last.min(16)).cast()),
+                _mm_loadu_si128(p.add(last.min(32)).cast()),
+                _mm_loadu_si128(p.add(last).cast()),
+            );
+            _mm_movemask_epi8(_mm_or_si128(
+                _mm_or_si128(a, b),
+                _mm_or_si128(c, d),
+            ))
+        };
+        return high == 0;
+    }
+    if n >= 8 {
+        let word = |at: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&bytes[at..at + 8]);
+            u64::from_ne_bytes(w)
+        };
+        return (word(0) | word(n - 8)) & 0x8080_8080_8080_8080 == 0;
+    }
+    bytes.iter().fold(0, |all, &b| all | b) < 0x80
 }
 
 /// The first `c` in `bytes`, for searches that mostly end within a few
@@ -1594,6 +1638,10 @@ mod tests {
                 let want =
                     b.is_ascii().then(|| std::str::from_utf8(&b).unwrap());
                 assert_eq!(ascii_str(&b), want, "{len} {at}");
+                #[cfg(target_arch = "x86_64")]
+                if len <= 64 {
+                    assert_eq!(ascii_short(&b), b.is_ascii(), "{len} {at}");
+                }
             }
         }
     }
