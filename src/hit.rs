@@ -363,6 +363,23 @@ impl Decoded {
 }
 
 impl Hit {
+    /// A hit of plain text with an empty URL pending, at offset 0: what
+    /// the merge writes each hit of a chunk over.
+    pub(crate) fn of_text() -> Hit {
+        Hit {
+            url: UrlText::pending(0, 0),
+            start: 0,
+            end: 0,
+            line: 0,
+            column: 0,
+            context: Context::Bare,
+            resolved_is_url: false,
+            printable: false,
+            extras: None,
+            provenance: None,
+        }
+    }
+
     /// The URL as written, with its wrapper and any whitespace inserted
     /// to break it across lines removed.
     pub fn url(&self) -> &str {

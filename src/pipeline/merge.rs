@@ -315,9 +315,14 @@ impl Merger<'_> {
             // the sink sees it: moved in and back, no count changed per
             // hit.
             let mut urls = Some(Arc::new(urls));
+            // One hit, each of the chunk's written over it in turn (line
+            // and column are set for each when asked for, 0 otherwise).
+            let mut hit = Hit::of_text();
             for s in keep.drain(..) {
                 let start = s.start;
-                let Some(mut hit) = s.into_hit(seg) else { continue };
+                if !s.place(seg, &mut hit) {
+                    continue;
+                }
                 debug_assert!(urls.is_some(), "the buffer was given back");
                 hit.url.lend(&mut urls);
                 if line_numbers {

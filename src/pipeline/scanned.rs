@@ -86,21 +86,21 @@ impl Scanned {
     }
 
     /// Its hit, at its input offsets in `seg`, its URL pending in the
-    /// chunk's buffer.
-    pub(super) fn into_hit(self, seg: &Segment) -> Option<Hit> {
-        let p = self.hit?;
-        Some(Hit {
-            url: UrlText::pending(p.url.0 as usize, p.url.1 as usize),
-            start: seg.base + self.start as u64,
-            end: seg.base + self.end as u64,
-            line: 0,
-            column: 0,
-            context: p.context,
-            resolved_is_url: p.resolved_is_url,
-            printable: p.printable,
-            extras: p.extras,
-            provenance: None,
-        })
+    /// chunk's buffer, written over `hit` (a hit of the same segment
+    /// placed before, its URL given back: the fields a hit of text has
+    /// and the others, line, column and provenance, left as they are);
+    /// `false` when it has none.
+    pub(super) fn place(self, seg: &Segment, hit: &mut Hit) -> bool {
+        let Some(p) = self.hit else { return false };
+        debug_assert!(hit.url.is_pending() && hit.provenance.is_none());
+        hit.url = UrlText::pending(p.url.0 as usize, p.url.1 as usize);
+        hit.start = seg.base + self.start as u64;
+        hit.end = seg.base + self.end as u64;
+        hit.context = p.context;
+        hit.resolved_is_url = p.resolved_is_url;
+        hit.printable = p.printable;
+        hit.extras = p.extras;
+        true
     }
 }
 
