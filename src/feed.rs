@@ -622,9 +622,10 @@ impl FilePart {
             .lock()
             .map(|mut b| std::mem::take(&mut *b))
             .unwrap_or_default();
-        if buf.capacity() < want {
+        if buf.capacity() == 0 {
             // A new buffer: zeroed by the allocator (pages fresh from the
-            // kernel are zero already), not by a pass over it.
+            // kernel are zero already), not by a pass over it. One that
+            // grows keeps its pages (`realloc`), the new bytes zeroed.
             buf = vec![0; want];
         } else if buf.len() < want {
             buf.resize(want, 0);
