@@ -1418,27 +1418,41 @@ fn classes_avx2(bytes: &[u8], tables: &ByteTables<16>) -> ([u64; 16], u64) {
     let n = bytes.len();
     let valid = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
     let (first, last) = load_halves(bytes);
+    // Each class's mask over both halves in one go, so that its table
+    // or byte is loaded once and its mask written once; the classes
+    // from `single` on are empty. Only one half of fewer than 32 bytes
+    // has lanes past them (zeroed), which `valid` clears.
+    let (lo, hi) = nibble_parts(first);
     let mut out = [0u64; 16];
     let (general, single) = (tables.general, tables.single);
-    let mut add = |v: __m256i, shift: u32| {
-        let (lo, hi) = nibble_parts(v);
-        for (m, nib) in out[..general].iter_mut().zip(&tables.nibbles) {
-            *m |= u64::from(in_set(lo, hi, nib)) << shift;
-        }
-        let ones = out[general..single].iter_mut();
-        for (m, &b) in ones.zip(&tables.byte[general..]) {
-            let eq = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8));
-            *m |= u64::from(_mm256_movemask_epi8(eq) as u32) << shift;
-        }
-    };
-    add(first, 0);
+    let (nibbled, ones) = out[..single].split_at_mut(general);
+    let nibbled = nibbled.iter_mut().zip(&tables.nibbles);
+    let ones = ones.iter_mut().zip(&tables.byte[general..]);
     let mut high = u64::from(_mm256_movemask_epi8(first) as u32);
-    if let Some((v, shift)) = last {
-        add(v, shift);
-        high |= u64::from(_mm256_movemask_epi8(v) as u32) << shift;
-    }
-    for m in &mut out {
-        *m &= valid;
+    match last {
+        None => {
+            for (m, nib) in nibbled {
+                *m = u64::from(in_set(lo, hi, nib)) & valid;
+            }
+            for (m, &b) in ones {
+                let eq = _mm256_cmpeq_epi8(first, _mm256_set1_epi8(b as i8));
+                *m = u64::from(_mm256_movemask_epi8(eq) as u32) & valid;
+            }
+        }
+        Some((v, shift)) => {
+            let (lo2, hi2) = nibble_parts(v);
+            for (m, nib) in nibbled {
+                *m = u64::from(in_set(lo, hi, nib))
+                    | u64::from(in_set(lo2, hi2, nib)) << shift;
+            }
+            for (m, &b) in ones {
+                let b = _mm256_set1_epi8(b as i8);
+                let eq = |v| _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, b));
+                *m = u64::from(eq(first) as u32)
+                    | u64::from(eq(v) as u32) << shift;
+            }
+            high |= u64::from(_mm256_movemask_epi8(v) as u32) << shift;
+        }
     }
     (out, high & valid)
 }
