@@ -296,9 +296,11 @@ fn scan<'f>(
         html,
         b: html.as_bytes(),
         // The text is at most about as long as the HTML: room for it at
-        // once instead of growing it tag by tag.
+        // once instead of growing it tag by tag; and for the anchors of
+        // a document whose text runs are a few dozen bytes apart.
         out: HtmlScan {
             text: String::with_capacity(html.len()),
+            text_map: Vec::with_capacity(html.len() / 64),
             ..HtmlScan::default()
         },
         no_gt_from: usize::MAX,

@@ -142,6 +142,10 @@ impl OffsetMap {
     /// text of `len` bytes. The inner maps (quoted-printable, yEnc,
     /// unfolding, `format=flowed`) have runs of one width only.
     pub(crate) fn then(&self, len: usize, inner: &OffsetMap) -> OffsetMap {
+        if let Some(keep) = self.inner_kept(len, inner) {
+            let anchors = inner.anchors.get(..keep).unwrap_or_default();
+            return OffsetMap { anchors: anchors.to_vec(), chars: Vec::new() };
+        }
         if let [only] = inner.anchors[..]
             && (only.text, only.num) == (0, 0)
             && only.den > 0
@@ -150,20 +154,45 @@ impl OffsetMap {
             // does this text, however it maps to the mid text.
             return OffsetMap::constant(only.raw);
         }
-        if len > 0
+        self.composed(len, inner)
+    }
+
+    /// [`OffsetMap::then`], given `inner` to keep: where this text is the
+    /// mid text unchanged, the inner anchors are kept where they are.
+    pub(crate) fn then_owned(
+        &self,
+        len: usize,
+        mut inner: OffsetMap,
+    ) -> OffsetMap {
+        match self.inner_kept(len, &inner) {
+            Some(keep) => {
+                inner.anchors.truncate(keep);
+                inner.chars = Vec::new();
+                inner
+            }
+            None => self.then(len, &inner),
+        }
+    }
+
+    /// Where [`OffsetMap::then`] is `inner` itself up to the text's end,
+    /// how many of its anchors that keeps: where this text is the mid
+    /// text unchanged (UTF-8 or ASCII after a transfer encoding,
+    /// unfolding, yEnc or flowed lines were undone) and `inner` is not
+    /// one constant (a base64 part, whose text all maps to it).
+    fn inner_kept(&self, len: usize, inner: &OffsetMap) -> Option<usize> {
+        if let [only] = inner.anchors[..]
+            && (only.text, only.num) == (0, 0)
+            && only.den > 0
+        {
+            return None;
+        }
+        let unchanged = len > 0
             && self.anchors[..] == [Anchor::ratio(0, 0, 1, 1)]
             && self.chars.is_empty()
             && inner.anchors.first().is_some_and(|a| a.text == 0)
-            && inner.anchors.iter().all(|a| a.den == 1)
-        {
-            // This text is the mid text unchanged (UTF-8 or ASCII after
-            // a transfer encoding, unfolding, yEnc or flowed lines were
-            // undone): the inner map as it is, up to the text's end.
-            let keep = inner.anchors.partition_point(|a| a.text < len).max(1);
-            let anchors = inner.anchors.get(..keep).unwrap_or_default();
-            return OffsetMap { anchors: anchors.to_vec(), chars: Vec::new() };
-        }
-        self.composed(len, inner)
+            && inner.anchors.iter().all(|a| a.den == 1);
+        unchanged
+            .then(|| inner.anchors.partition_point(|a| a.text < len).max(1))
     }
 
     /// [`OffsetMap::then`] anchor by anchor (what its shortcut for text
@@ -260,6 +289,15 @@ pub(crate) struct MapBuilder {
 }
 
 impl MapBuilder {
+    /// A builder with room for `anchors` anchors at once.
+    pub(super) fn with_capacity(anchors: usize) -> MapBuilder {
+        let map = OffsetMap {
+            anchors: Vec::with_capacity(anchors),
+            chars: Vec::new(),
+        };
+        MapBuilder { map, ..MapBuilder::default() }
+    }
+
     /// From `text` on, text maps to `raw`: advancing with it (`linear`)
     /// or all to `raw`.
     pub(super) fn push(&mut self, text: usize, raw: usize, linear: bool) {
@@ -536,6 +574,7 @@ mod tests {
                 assert_eq!(fast.raw_offset(k), slow.raw_offset(k), "{k}");
             }
             assert_eq!(fast.anchor_count(), 1);
+            assert_eq!(map.then_owned(t, inner), fast);
         }
     }
 }

@@ -629,6 +629,7 @@ mod tests {
                     let (f, s) = (fast.raw_offset(t), slow.raw_offset(t));
                     assert_eq!(f, s, "{body:?} {len} {t}");
                 }
+                assert_eq!(id.then_owned(len, qp.clone()), fast, "{body:?}");
             }
         }
     }

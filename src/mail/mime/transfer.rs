@@ -156,7 +156,9 @@ fn decode_qp_by(
     runs: bool,
 ) -> (Vec<u8>, OffsetMap, bool) {
     let mut out = Vec::with_capacity(body.len());
-    let mut b = MapBuilder::default();
+    // An anchor for each line and for each escape between runs: room
+    // for a usual body's at once (more are added as they come).
+    let mut b = MapBuilder::with_capacity((body.len() / 64).min(4096) + 4);
     let mut clean = true;
     // Whether `out[..known]` ends inside a `scheme://` run (no
     // whitespace since its `://`): brought up to date only for an

@@ -461,7 +461,7 @@ impl<'a> Walker<'a, '_> {
     ) -> (Vec<Field<'a>>, usize) {
         let raw = self.raw.get(..end).unwrap_or(self.raw);
         // Room for a usual header (a few dozen fields) at once.
-        let mut fields: Vec<Field<'a>> = Vec::with_capacity(32);
+        let mut fields: Vec<Field<'a>> = Vec::with_capacity(64);
         let mut pos = start;
         let mut first = true;
         while pos < end {
@@ -538,11 +538,13 @@ impl<'a> Walker<'a, '_> {
     fn unfold(&self, field: &Field<'_>) -> (Vec<u8>, OffsetMap) {
         let (s, e) = field.value;
         let v = self.raw.get(s..e).unwrap_or(&[]);
-        let mut b = MapBuilder::default();
         if let Some((v, at)) = self.one_line(field) {
+            let mut b = MapBuilder::default();
             b.push(0, at, true);
             return (v.to_vec(), b.finish(s));
         }
+        // An anchor a line: room for a few lines at once.
+        let mut b = MapBuilder::with_capacity(8);
         let mut bytes = Vec::with_capacity(v.len());
         // RFC 5322 2.2.3: unfolding removes each CRLF (or LF) that is
         // followed by whitespace; leading whitespace is dropped. The
@@ -707,7 +709,7 @@ impl<'a> Walker<'a, '_> {
                 {
                     return;
                 }
-                let map = map.then(text.len(), &unfold_map);
+                let map = map.then_owned(text.len(), unfold_map);
                 (Cow::Owned(text), map, decoded)
             }
         };
@@ -1109,7 +1111,7 @@ impl<'a> Walker<'a, '_> {
             WINDOWS_1252
         };
         let conv = convert(&bytes, Charset::Whatwg(enc), true);
-        let map = conv.map.then(conv.text.len(), &map);
+        let map = conv.map.then_owned(conv.text.len(), map);
         (self.each)(
             &self.parsed,
             PieceRef {
@@ -1246,7 +1248,7 @@ impl<'a> Walker<'a, '_> {
                 .is_some_and(|d| d.eq_ignore_ascii_case("yes"));
             let (out, fmap) = unflow(&bytes, delsp);
             let len = out.len();
-            (Cow::Owned(out), fmap.then(len, &map))
+            (Cow::Owned(out), fmap.then_owned(len, map))
         } else {
             (bytes, map)
         };
@@ -1296,7 +1298,7 @@ impl<'a> Walker<'a, '_> {
         if unsupported && !lenient {
             self.warn(format!("{w}: {name} characters of CNS 11643 replaced"));
         }
-        let map = cmap.then(text.len(), &map);
+        let map = cmap.then_owned(text.len(), map);
         (self.each)(
             &self.parsed,
             PieceRef {
