@@ -281,7 +281,7 @@ mod tests {
 
     #[test]
     fn qp_guess_needs_unambiguous_evidence() {
-        let qp = |s: &str| looks_quoted_printable(s.as_bytes());
+        let qp = |s: &str| looks_quoted_printable(s.as_bytes(), None);
         // Written by an encoder: `=3D`, uppercase escapes, soft breaks.
         assert!(qp("<a href=3D\"http://x.example/?b=3D1\">x</a> a=\nb\n"));
         assert!(qp("a=3Db caf=C3=A9 soft=  \r\nbreak"));

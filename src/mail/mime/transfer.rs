@@ -34,9 +34,15 @@ static ENCODED_EQ: LazyLock<memmem::Finder<'static>> =
 /// it. They are found in the body of a multipart whose own
 /// `Content-Type` was lost (the body is then read as one text, its
 /// parts' bodies encoded, their delimiters and headers not).
-pub(super) fn looks_quoted_printable(body: &[u8]) -> bool {
+///
+/// `encoded_eq` says whether `body` holds a `=3D`, where that is known
+/// already (see [`equal_signs`]); it is searched for otherwise.
+pub(super) fn looks_quoted_printable(
+    body: &[u8],
+    encoded_eq: Option<bool>,
+) -> bool {
     // Most bodies have no `=3D`: no need to read them line by line.
-    if ENCODED_EQ.find(body).is_none() {
+    if !encoded_eq.unwrap_or_else(|| ENCODED_EQ.find(body).is_some()) {
         return false;
     }
     let mut encoded_eq = false;
@@ -242,6 +248,30 @@ fn byte_after_escape(body: &[u8], mut j: usize) -> Option<u8> {
     body.get(j).copied()
 }
 
+/// What a body taken as written holds after its `=` bytes: an encoded
+/// `=` (`=3D`, see [`looks_quoted_printable`]) and the start of a yEnc
+/// block's header line (`=ybegin `, see `yenc_blocks`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct EqualSigns {
+    pub(super) encoded_eq: bool,
+    pub(super) ybegin: bool,
+}
+
+/// The [`EqualSigns`] of `body`, in one pass over its `=` bytes (a text
+/// body holds few) instead of a search for each.
+pub(super) fn equal_signs(body: &[u8]) -> EqualSigns {
+    let mut signs = EqualSigns { encoded_eq: false, ybegin: false };
+    for i in crate::sieve::byte_positions(body, b'=') {
+        let after = body.get(i + 1..).unwrap_or_default();
+        signs.encoded_eq |= after.starts_with(b"3D");
+        signs.ybegin |= after.starts_with(b"ybegin ");
+        if signs.encoded_eq && signs.ybegin {
+            break;
+        }
+    }
+    signs
+}
+
 /// Where the text resumes after the soft line break at `body[i]` (an
 /// `=`, spaces or tabs, then a line end or the end of the body: RFC 2045
 /// 6.7 (3), (5)); `None` where the `=` there starts none.
@@ -386,6 +416,33 @@ pub(super) fn decode_base64(input: &[u8]) -> (Vec<u8>, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One pass over the `=` bytes finds what a search for each of
+    /// `=3D` and `=ybegin ` finds.
+    #[test]
+    fn equal_signs_are_the_searches() {
+        let pieces: [&[u8]; 10] = [
+            b"=", b"3D", b"3", b"D", b"ybegin ", b"ybegin", b" ", b"a",
+            b"\xe9", b"\n",
+        ];
+        let mut next = crate::testing::xorshift(0xe9a1_5165);
+        let (mut eq, mut yb) = (0, 0);
+        for _ in 0..50_000 {
+            let body: Vec<u8> = (0..next() % 12)
+                .flat_map(|_| {
+                    pieces[next() as usize % pieces.len()].iter().copied()
+                })
+                .collect();
+            let want = EqualSigns {
+                encoded_eq: memmem::find(&body, b"=3D").is_some(),
+                ybegin: memmem::find(&body, b"=ybegin ").is_some(),
+            };
+            eq += usize::from(want.encoded_eq);
+            yb += usize::from(want.ybegin);
+            assert_eq!(equal_signs(&body), want, "{body:?}");
+        }
+        assert!(eq > 1_000 && yb > 1_000, "{eq} {yb}");
+    }
 
     /// Inside a `scheme://` run, an `=` and a pair that no encoder
     /// writes (lower-case hex, a control) stays as written; outside one,

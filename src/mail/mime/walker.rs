@@ -1151,6 +1151,14 @@ impl<'a> Walker<'a, '_> {
         let label = info.params.value("charset");
         let labeled =
             label.and_then(|l| Charset::for_label(l.trim().as_bytes()));
+        // A text body taken as written (not HTML, which has no yEnc
+        // blocks and holds `=` in every attribute) is read for both
+        // `=3D` and `=ybegin ` at once.
+        let signs = (info.http.is_none()
+            && ct != "text/html"
+            && !matches!(transfer, "quoted-printable" | "base64"))
+        .then(|| equal_signs(body));
+        let mut as_written = false;
         let (bytes, map, decoded) = match transfer {
             _ if info.http.is_some() => {
                 let codings = info.http.clone().unwrap_or_default();
@@ -1185,7 +1193,12 @@ impl<'a> Walker<'a, '_> {
                     Decoded::Base64,
                 )
             }
-            t if self.opts.web.is_none() && looks_quoted_printable(body) => {
+            t if self.opts.web.is_none()
+                && looks_quoted_printable(
+                    body,
+                    signs.map(|s| s.encoded_eq),
+                ) =>
+            {
                 // Spam often sends quoted-printable without saying so:
                 // `=3D` in attributes and `=` at line ends. (Not in a web
                 // archive: HTTP has no transfer encoding that looks so,
@@ -1205,6 +1218,7 @@ impl<'a> Walker<'a, '_> {
                     ));
                 }
                 // Taken as written: borrowed, not copied.
+                as_written = true;
                 (
                     Cow::Borrowed(body),
                     OffsetMap::linear_from(start),
@@ -1227,13 +1241,17 @@ impl<'a> Walker<'a, '_> {
             },
         };
         // yEnc blocks hold binary data: left out of text (not HTML) in a
-        // charset where their lines are ASCII lines.
-        let (bytes, map) =
-            if ct != "text/html" && charset.is_ascii_compatible() {
-                without_yenc(bytes, map)
-            } else {
-                (bytes, map)
-            };
+        // charset where their lines are ASCII lines. A body taken as
+        // written without `=ybegin ` has none.
+        let no_yenc = as_written && signs.is_some_and(|s| !s.ybegin);
+        let (bytes, map) = if ct != "text/html"
+            && charset.is_ascii_compatible()
+            && !no_yenc
+        {
+            without_yenc(bytes, map)
+        } else {
+            (bytes, map)
+        };
         let (bytes, map) = if ct == "text/plain"
             && !lenient
             && charset.is_ascii_compatible()
