@@ -63,6 +63,7 @@ use crate::lex::{
     char_at, char_before, is_sub_delim, is_unicode_stop, is_unreserved,
 };
 use crate::sieve::ByteTables;
+use crate::validate::{Known, Quick};
 
 /// Bytes before a trigger that delimiting may read.
 pub(crate) const LOOKBACK: usize = 256;
@@ -90,10 +91,23 @@ pub(crate) struct Rules {
 }
 
 /// Delimit the candidate whose trigger is the `:` at `colon`, if any.
+#[inline]
 pub(crate) fn delimit(
     hay: &[u8],
     colon: usize,
     rules: &Rules,
+) -> Option<Candidate> {
+    delimit_by(hay, colon, rules, true)
+}
+
+/// [`delimit`], with the walk of the most common shape of URL
+/// ([`common_shape`]) tried first where `common` says so (tests compare
+/// the candidates with and without it).
+fn delimit_by(
+    hay: &[u8],
+    colon: usize,
+    rules: &Rules,
+    common: bool,
 ) -> Option<Candidate> {
     let max_len = rules.max_len;
     let url_prefix = colon >= 3 && ends_with_url(&hay[colon - 3..colon]);
@@ -159,6 +173,13 @@ pub(crate) fn delimit(
         return Some(c);
     }
     if context == Context::Angle {
+        if common
+            && hierarchical
+            && let Some(c) =
+                common_shape(hay, s, colon, max_len, context, open, true)
+        {
+            return Some(c);
+        }
         if let Some(c) = angle(hay, s, colon, max_len, context) {
             return Some(c);
         }
@@ -171,6 +192,13 @@ pub(crate) fn delimit(
             Open::None,
             rules.refang,
         );
+    }
+    if common
+        && hierarchical
+        && let Some(c) =
+            common_shape(hay, s, colon, max_len, context, open, false)
+    {
+        return Some(c);
     }
     bare(hay, s, colon, max_len, context, open, rules.refang)
 }
@@ -645,6 +673,7 @@ fn quoted_value(
         too_long: false,
         abbrev: None,
         encoded: None,
+        quick: Known::Unknown,
     })
 }
 
@@ -799,6 +828,7 @@ fn angle(
             too_long: true,
             abbrev: None,
             encoded: None,
+            quick: Known::Unknown,
         });
     }
     if i >= limit || end_of_text == start {
@@ -820,6 +850,7 @@ fn angle(
         too_long: false,
         abbrev: None,
         encoded: None,
+        quick: Known::Unknown,
     })
 }
 
@@ -1107,8 +1138,223 @@ fn bare(
         too_long,
         abbrev: None,
         encoded: None,
+        quick: Known::Unknown,
     })
 }
+
+/// Rules 4 to 6 and validation's fast path at once, for the most common
+/// shape of URL in text: `scheme://`, a host name (labels of letters,
+/// digits and `- _ ~` between dots) and a decimal port, then a path,
+/// query and fragment of bytes that need no bookkeeping (no bracket,
+/// quote, backslash or non-ASCII character, no escape but `%` and two
+/// hex digits, no `.` after a `/` in the path, one `#` at most). In
+/// `<...>` (`wrapped`) it ends at `>`, as [`angle`] ends it; elsewhere
+/// at a byte that ends it in [`bare`] there and then (whitespace, `<`,
+/// `>`, a backquote, a control, a closer with no opener before it, the
+/// quote that closes the wrapper), with sentence punctuation before it
+/// trimmed, after a letter, digit or `/`, which no other trimming
+/// removes and no line break after joins (rule 6). [`bare`] and
+/// [`angle`] give that extent too (nothing they join, trim or cut at the
+/// host is there), and the text is valid by
+/// [`crate::validate::quick_check`] with the path told here, which the
+/// candidate carries. Anything else, or a URL of more than 254 bytes
+/// (or past the length limit or the text), is left to them: `None`. A
+/// test compares both on random text.
+#[allow(clippy::too_many_arguments)]
+fn common_shape(
+    hay: &[u8],
+    s: usize,
+    colon: usize,
+    max_len: usize,
+    context: Context,
+    open: Open,
+    wrapped: bool,
+) -> Option<Candidate> {
+    let limit = hay
+        .len()
+        .min(s.saturating_add(max_len + 1))
+        .min(s + usize::from(u8::MAX));
+    // `mailto://` would end with its address's domain (`mailto_end`).
+    if hay.get(colon + 1..colon + 3) != Some(b"//")
+        || is_word(&hay[s..colon], b"mailto")
+    {
+        return None;
+    }
+    // The host: labels of at most 63 bytes, none empty or starting or
+    // ending with `-` (an empty last one, after a final `.`, is the
+    // root).
+    let host = colon + 3;
+    let mut i = host;
+    let mut label = host; // where the label starts
+    loop {
+        // Letters and digits, eight at a time where they run on.
+        i = run_of(hay, i, limit, &ALNUM);
+        match hay[..limit].get(i) {
+            Some(b'-') if i == label => return None,
+            Some(b'-' | b'_' | b'~') => i += 1,
+            Some(b'.') if i == label || hay[i - 1] == b'-' => return None,
+            Some(b'.') if i - label > 63 => return None,
+            Some(b'.') => {
+                i += 1;
+                label = i;
+            }
+            _ => break,
+        }
+    }
+    if i == host || i - label > 63 || i > label && hay[i - 1] == b'-' {
+        return None;
+    }
+    // A port of one to five digits, at most 65535.
+    if hay[..limit].get(i) == Some(&b':') {
+        let digits = run_of(hay, i + 1, limit, &DIGIT);
+        let port = &hay[i + 1..digits];
+        if !(1..=5).contains(&port.len())
+            || port.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'))
+                > 65535
+        {
+            return None;
+        }
+        i = digits;
+    }
+    // Then `/ ? #` or the URL's end (not userinfo, an escape).
+    if let Some(&b) = hay.get(i)
+        && !matches!(b, b'/' | b'?' | b'#')
+        && (COMMON_PATH[usize::from(b)] || b == b'%' || b == b'.')
+    {
+        return None;
+    }
+    let path_start = i;
+    let mut path_end = None;
+    let mut fragment = false;
+    let end = loop {
+        i = run_of(hay, i, limit, &COMMON_PATH);
+        if i >= limit {
+            return None;
+        }
+        match hay[i] {
+            // A `.` after `/` in the path may make a dot segment.
+            b'.' if path_end.is_none() && hay[i - 1] == b'/' => return None,
+            b'.' => i += 1,
+            b'%' if hay.get(i + 1..i + 3).is_some_and(|h| {
+                i + 3 <= limit && h.iter().all(u8::is_ascii_hexdigit)
+            }) =>
+            {
+                i += 3;
+            }
+            b'?' => {
+                path_end.get_or_insert(i);
+                i += 1;
+            }
+            b'#' if !fragment => {
+                fragment = true;
+                path_end.get_or_insert(i);
+                i += 1;
+            }
+            b'>' if wrapped => break i,
+            _ if wrapped => return None,
+            // What ends a URL in `bare` there and then: whitespace (after
+            // no `-` or open escape, which the last byte rules out), `<`,
+            // `>`, a backquote, controls; a closer, no opener being open;
+            // the quote that closes the wrapper, and in bare text a `"`
+            // before no letter or digit.
+            0x00..=0x20 | 0x7F | b'<' | b'>' | b'`' | b')' | b']' | b'}' => {
+                break i;
+            }
+            b'\'' if open == Open::Single => break i,
+            b'"' if context != Context::Bare
+                || !hay.get(i + 1).is_some_and(|&n| {
+                    n.is_ascii_alphanumeric() || n >= 0x80
+                }) =>
+            {
+                break i;
+            }
+            _ => return None,
+        }
+    };
+    let mut end = end;
+    if !wrapped {
+        // Sentence punctuation after the URL (`trim_trailing`).
+        while matches!(hay[end - 1], b'.' | b',' | b';' | b':' | b'!' | b'?') {
+            end -= 1;
+        }
+        let last = hay[end - 1];
+        if !(last.is_ascii_alphanumeric() || last == b'/') {
+            return None;
+        }
+    }
+    // What trimming left of the path (a host's final `.` and a `?` or
+    // `#` at the end may be gone).
+    let path_start = path_start.min(end);
+    let path_end = path_end.unwrap_or(end).min(end);
+    let quick = Quick {
+        scheme_len: colon - s,
+        path: (path_start - s, path_end - s),
+        dots: false,
+    };
+    Some(Candidate {
+        trigger: colon,
+        start: s,
+        end,
+        resume: if wrapped { end + 1 } else { end },
+        context,
+        cleaned: None,
+        alternative: None,
+        too_long: false,
+        abbrev: None,
+        encoded: None,
+        quick: Known::accepted(quick),
+    })
+}
+
+/// The end of the run of bytes of `set` at `hay[i..limit]`: eight
+/// tested at a time with one branch, then one by one.
+#[inline(always)]
+fn run_of(hay: &[u8], mut i: usize, limit: usize, set: &[bool; 256]) -> usize {
+    while let Some(w) = hay.get(i..i + 8).filter(|_| i + 8 <= limit) {
+        if !w.iter().fold(true, |all, &b| all & set[b as usize]) {
+            break;
+        }
+        i += 8;
+    }
+    while i < limit && set[usize::from(hay[i])] {
+        i += 1;
+    }
+    i
+}
+
+/// ASCII digits: a port's.
+static DIGIT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = b'0';
+    while i <= b'9' {
+        t[i as usize] = true;
+        i += 1;
+    }
+    t
+};
+
+/// ASCII letters and digits: most of a host name's bytes.
+static ALNUM: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = (i as u8).is_ascii_alphanumeric();
+        i += 1;
+    }
+    t
+};
+
+/// The bytes of a path, query or fragment that [`common_shape`] passes
+/// over without a look: [`PLAIN`] bytes (which RFC 3986 allows there)
+/// but `. % ? #`.
+static COMMON_PATH: [bool; 256] = {
+    let mut t = PLAIN;
+    t[b'.' as usize] = false;
+    t[b'%' as usize] = false;
+    t[b'?' as usize] = false;
+    t[b'#' as usize] = false;
+    t
+};
 
 /// Rule 5: whether `hay[i..]` starts with `\x` and two hex digits that
 /// stand for a byte of 0x80 or more, as Apache httpd and nginx escape
@@ -2120,5 +2366,192 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The walk of the most common shape ([`common_shape`]) gives the
+    /// candidate that [`bare`] and [`angle`] give, and the fast path's
+    /// answer ([`crate::validate::quick_check`]) of its text: every
+    /// colon of random texts of URL pieces, wrappers, punctuation,
+    /// whitespace and stray bytes, whole and cut short, with the default
+    /// length limit and a short one, defanged URLs read or not.
+    #[test]
+    fn common_shape_is_the_full_delimiting() {
+        let pieces: [&str; 82] = [
+            "http://",
+            "https://",
+            "HTTP://",
+            "ftp://",
+            "x+y://",
+            "mailto://",
+            "mailto:",
+            "news:",
+            "gopher://",
+            "www",
+            "a",
+            "Z9",
+            "example",
+            "com",
+            "-",
+            ".",
+            "..",
+            "_",
+            "~",
+            ":",
+            ":80",
+            ":8080",
+            ":65535",
+            ":65536",
+            ":123456",
+            ":0",
+            "@",
+            "u@",
+            "/",
+            "//",
+            "/.",
+            "/..",
+            "/./",
+            "./",
+            "x.html",
+            "%41",
+            "%4",
+            "%zz",
+            "%",
+            "?",
+            "?q=1&r=2",
+            "#",
+            "#f",
+            "!",
+            ",",
+            ";",
+            "'",
+            "\"",
+            "(",
+            ")",
+            "[",
+            "]",
+            "{",
+            "}",
+            "<",
+            ">",
+            "<URL:",
+            "](",
+            "href=\"",
+            "*",
+            "`",
+            "|",
+            "^",
+            " ",
+            "\n",
+            "\t",
+            "\r\n",
+            "-\n",
+            "-\n  ",
+            "%\n4",
+            "\x01",
+            "\x7f",
+            "é",
+            "。",
+            "\\",
+            "\\x8f",
+            "\\.",
+            "[.]",
+            "[:]",
+            "=",
+            "$&+",
+            "*x*",
+        ];
+        let mut next = crate::testing::xorshift(0x00c0_ffee_5eed_f00d);
+        let pick = |next: &mut dyn FnMut() -> u64, from: &[&'static str]| {
+            from[next() as usize % from.len()]
+        };
+        let mut accepted = 0;
+        let opens =
+            ["", "", " ", "<", "(", "[", "\"", "'", "](", "href=\"", "*"];
+        let schemes =
+            ["http://", "https://", "ftp://", "HTTP://", "mailto://"];
+        let labels = ["a", "example", "www", "x-y", "-a", "a-", "_", "9", ""];
+        let ports = ["", "", "", ":80", ":65535", ":65536", ":", ":123456"];
+        let path = [
+            "/", "/a", "/x.html", "/.", "/..", "/.x", "?", "?q=1&r=2", "#",
+            "#f", "%41", "%4", ":@", "!$&+,;=", "~_-", ".", "",
+        ];
+        let closes = [
+            "", "", "", ".", ",", "!", "?", ":", ";", ")", "]", "}", ">",
+            "\"", "'", "*", "-", "`", "\x01", "\x7f", "é", "。", "|",
+        ];
+        // The same without what the walk leaves to the others, for URLs
+        // made clean.
+        let good_labels = ["a", "example", "www", "x-y", "9", "_"];
+        let good_ports = ["", "", ":80", ":65535"];
+        let good_path =
+            ["/", "/a", "/x.html", "?", "?q=1&r=2", "#f", "%41", ":@", "~_-"];
+        let good_closes = ["", "", ".", ")", ">", "'", "\"", "!"];
+        let seps = [" ", "\n", "\t", "\r\n", "-\n", "-\n  ", "", "%\n4"];
+        for round in 0..150_000 {
+            let mut text = String::new();
+            let target = (next() % 160) as usize;
+            while text.len() < target {
+                // A URL of the common shape, mostly, then something that
+                // may end it.
+                let clean = next().is_multiple_of(2);
+                let (labels, ports, path, closes) = if clean {
+                    (
+                        &good_labels[..],
+                        &good_ports[..],
+                        &good_path[..],
+                        &good_closes[..],
+                    )
+                } else {
+                    (&labels[..], &ports[..], &path[..], &closes[..])
+                };
+                let mut url = String::new();
+                url.push_str(pick(&mut next, &opens));
+                url.push_str(pick(&mut next, &schemes));
+                for k in 0..1 + next() % 3 {
+                    if k > 0 {
+                        url.push('.');
+                    }
+                    url.push_str(pick(&mut next, labels));
+                }
+                url.push_str(pick(&mut next, ports));
+                for _ in 0..next() % 5 {
+                    url.push_str(pick(&mut next, path));
+                }
+                if !clean && next().is_multiple_of(4) {
+                    url.push_str(pick(&mut next, &pieces));
+                }
+                url.push_str(pick(&mut next, closes));
+                if !clean && next().is_multiple_of(4) {
+                    url.push_str(pick(&mut next, &pieces));
+                }
+                url.push_str(pick(&mut next, &seps));
+                text.push_str(&url);
+            }
+            let hay = text.as_bytes();
+            // Cut short too: a URL that runs to the end of the text.
+            let hay = &hay[..hay.len() - (next() as usize % 4).min(hay.len())];
+            let rules = Rules {
+                max_len: if round % 4 == 0 { 24 } else { 2048 },
+                opaque: None,
+                refang: round % 3 == 0,
+            };
+            for colon in memchr::memchr_iter(b':', hay) {
+                let fast = delimit_by(hay, colon, &rules, true);
+                let slow = delimit_by(hay, colon, &rules, false);
+                let judged = fast.as_ref().and_then(|c| c.quick.get());
+                if let (Some(c), Some(q)) = (&fast, judged) {
+                    accepted += 1;
+                    let url = c.text(hay);
+                    let want = crate::validate::quick_check(url);
+                    assert_eq!(Some(q), want, "{url:?}");
+                }
+                let plain = |c: Option<Candidate>| {
+                    c.map(|c| Candidate { quick: Known::Unknown, ..c })
+                };
+                assert_eq!(plain(fast), plain(slow), "{text:?} at {colon}");
+            }
+        }
+        // Enough of the walk's own answers to mean something.
+        assert!(accepted > 50_000, "{accepted}");
     }
 }

@@ -241,6 +241,7 @@ impl Decoded {
             abbrev: None,
             too_long: false,
             encoded: Some(self.kind),
+            quick: crate::validate::Known::Unknown,
         })
     }
 }

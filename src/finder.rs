@@ -61,7 +61,20 @@ impl Finder {
         context: Context,
         url: UrlText,
     ) -> Option<Hit> {
-        if let Some(q) = quick_check(text)
+        self.build_hit_checked(text, quick_check(text), base, context, url)
+    }
+
+    /// [`Finder::build_hit_with`] where validation's fast path said
+    /// `quick` of `text` ([`quick_check`]).
+    fn build_hit_checked(
+        &self,
+        text: &str,
+        quick: Option<Quick>,
+        base: Option<&str>,
+        context: Context,
+        url: UrlText,
+    ) -> Option<Hit> {
+        if let Some(q) = quick
             && scheme_rules_hold(&text[..q.scheme_len], &q, text)
         {
             // The common case, valid by the fast path: no parse needed.
@@ -177,7 +190,12 @@ impl Finder {
                 r.refanged = true;
             });
         }
-        let mut hit = self.build_hit_with(text, base, c.context, url)?;
+        // What the fast path says of the text, unless delimiting learned
+        // it already (of the text as delimited: a refanged one returned
+        // above).
+        let quick = c.quick.get().or_else(|| quick_check(text));
+        let mut hit =
+            self.build_hit_checked(text, quick, base, c.context, url)?;
         if c.encoded.is_some() {
             hit.extras.get_or_insert_with(Box::default).encoded = c.encoded;
         }

@@ -122,6 +122,10 @@ pub(crate) struct Candidate {
     /// A URL written encoded ([`crate::encoded`]): `cleaned` holds it
     /// decoded. Such a candidate neither shadows nor is shadowed.
     pub encoded: Option<Encoding>,
+    /// What validation's fast path ([`crate::validate::quick_check`])
+    /// says of the text `start..end`, when delimiting learned it (its
+    /// walk of the most common shape of URL); `Unknown` otherwise.
+    pub quick: crate::validate::Known,
 }
 
 impl Candidate {
@@ -727,6 +731,7 @@ mod tests {
             abbrev: None,
             too_long: false,
             encoded: None,
+            quick: crate::validate::Known::Unknown,
         }
     }
 

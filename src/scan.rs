@@ -600,6 +600,7 @@ fn abbreviated(a: Abbrev, t: usize, context: Context) -> Candidate {
         alternative: None,
         abbrev: Some((a.kind, a.url)),
         encoded: None,
+        quick: crate::validate::Known::Unknown,
         too_long: false,
     }
 }

@@ -55,6 +55,43 @@ pub(crate) struct Quick {
     pub dots: bool,
 }
 
+/// What [`quick_check`] says of a text of at most 255 bytes, in a few
+/// bytes: what a delimited candidate carries when delimiting learned it
+/// (`crate::delimit`'s walk of the most common shape of URL).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Known {
+    /// Not known: [`quick_check`] must be asked.
+    #[default]
+    Unknown,
+    /// [`quick_check`] says `Some` of this [`Quick`].
+    Accepted { scheme_len: u8, path: (u8, u8), dots: bool },
+}
+
+impl Known {
+    /// The [`Quick`] of a text of at most 255 bytes.
+    pub(crate) fn accepted(q: Quick) -> Known {
+        debug_assert!(q.path.1 <= usize::from(u8::MAX));
+        Known::Accepted {
+            scheme_len: q.scheme_len as u8,
+            path: (q.path.0 as u8, q.path.1 as u8),
+            dots: q.dots,
+        }
+    }
+
+    /// The [`Quick`] the fast path gives, when known.
+    #[inline]
+    pub(crate) fn get(self) -> Option<Quick> {
+        match self {
+            Known::Unknown => None,
+            Known::Accepted { scheme_len, path, dots } => Some(Quick {
+                scheme_len: usize::from(scheme_len),
+                path: (usize::from(path.0), usize::from(path.1)),
+                dots,
+            }),
+        }
+    }
+}
+
 /// The fast path of validation, for the common shape of URL found in
 /// text: ASCII, `scheme:` then either `//` and an authority without
 /// userinfo or IP literal (a DNS-like host, an optional decimal port), or

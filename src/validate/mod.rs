@@ -20,5 +20,5 @@ mod uri;
 
 pub use crate::scheme::scheme_requires_host;
 pub use error::{ErrorKind, UriError};
-pub(crate) use fast::{Quick, quick_check};
+pub(crate) use fast::{Known, Quick, quick_check};
 pub use uri::{Component, HostKind, Uri, percent_encode_disallowed};
