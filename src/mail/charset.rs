@@ -1502,7 +1502,10 @@ mod tests {
             for got in [iso_2022_jp_to_utf8(&raw), one_by_one] {
                 assert_eq!((&*got.0, got.2), (&*text, bad), "{raw:x?}");
                 let len = got.0.len();
-                let (g, w) = (got.1.then(len, &inner), want.then(len, &inner));
+                let (g, w) = (
+                    got.1.then(len, inner.clone()),
+                    want.then(len, inner.clone()),
+                );
                 for t in 0..=len {
                     let at = (t, got.1.raw_offset(t), g.raw_offset(t));
                     assert_eq!(at, (t, want.raw_offset(t), w.raw_offset(t)));

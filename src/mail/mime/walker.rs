@@ -709,7 +709,7 @@ impl<'a> Walker<'a, '_> {
                 {
                     return;
                 }
-                let map = map.then_owned(text.len(), unfold_map);
+                let map = map.then(text.len(), unfold_map);
                 (Cow::Owned(text), map, decoded)
             }
         };
@@ -1111,7 +1111,7 @@ impl<'a> Walker<'a, '_> {
             WINDOWS_1252
         };
         let conv = convert(&bytes, Charset::Whatwg(enc), true);
-        let map = conv.map.then_owned(conv.text.len(), map);
+        let map = conv.map.then(conv.text.len(), map);
         (self.each)(
             &self.parsed,
             PieceRef {
@@ -1266,7 +1266,7 @@ impl<'a> Walker<'a, '_> {
                 .is_some_and(|d| d.eq_ignore_ascii_case("yes"));
             let (out, fmap) = unflow(&bytes, delsp);
             let len = out.len();
-            (Cow::Owned(out), fmap.then_owned(len, map))
+            (Cow::Owned(out), fmap.then(len, map))
         } else {
             (bytes, map)
         };
@@ -1316,7 +1316,7 @@ impl<'a> Walker<'a, '_> {
         if unsupported && !lenient {
             self.warn(format!("{w}: {name} characters of CNS 11643 replaced"));
         }
-        let map = cmap.then_owned(text.len(), map);
+        let map = cmap.then(text.len(), map);
         (self.each)(
             &self.parsed,
             PieceRef {
@@ -1409,7 +1409,7 @@ mod tests {
             let unfold_map = b.finish(s);
             let (text, map, decoded) =
                 decode_words(&v[from..to], &mut Vec::new());
-            let map = map.then(text.len(), &unfold_map);
+            let map = map.then(text.len(), unfold_map.clone());
             let Some(got) = got else {
                 assert!(!text.contains(':') || text.is_empty(), "{value:?}");
                 continue;

@@ -30,7 +30,7 @@ pub(super) fn without_yenc(
         from = e;
     }
     let len = out.len();
-    let map = kept.finish(0).then_owned(len, map);
+    let map = kept.finish(0).then(len, map);
     (Cow::Owned(out), map)
 }
 
