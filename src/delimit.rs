@@ -1160,7 +1160,6 @@ fn bare(
 /// candidate carries. Anything else, or a URL of more than 254 bytes
 /// (or past the length limit or the text), is left to them: `None`. A
 /// test compares both on random text.
-#[allow(clippy::too_many_arguments)]
 fn common_shape(
     hay: &[u8],
     s: usize,
@@ -1174,10 +1173,10 @@ fn common_shape(
         .len()
         .min(s.saturating_add(max_len + 1))
         .min(s + usize::from(u8::MAX));
-    // `mailto://` would end with its address's domain (`mailto_end`).
-    if hay.get(colon + 1..colon + 3) != Some(b"//")
-        || is_word(&hay[s..colon], b"mailto")
-    {
+    // The caller saw `//` after the colon. `mailto://` would end with
+    // its address's domain (`mailto_end`).
+    debug_assert_eq!(hay.get(colon + 1..colon + 3), Some(&b"//"[..]));
+    if is_word(&hay[s..colon], b"mailto") {
         return None;
     }
     // The host: labels of at most 63 bytes, none empty or starting or
