@@ -1179,98 +1179,17 @@ fn common_shape(
     if is_word(&hay[s..colon], b"mailto") {
         return None;
     }
-    // The host: labels of at most 63 bytes, none empty or starting or
-    // ending with `-` (an empty last one, after a final `.`, is the
-    // root).
     let host = colon + 3;
-    let mut i = host;
-    let mut label = host; // where the label starts
-    loop {
-        // Letters and digits, eight at a time where they run on.
-        i = run_of(hay, i, limit, &ALNUM);
-        match hay[..limit].get(i) {
-            Some(b'-') if i == label => return None,
-            Some(b'-' | b'_' | b'~') => i += 1,
-            Some(b'.') if i == label || hay[i - 1] == b'-' => return None,
-            Some(b'.') if i - label > 63 => return None,
-            Some(b'.') => {
-                i += 1;
-                label = i;
-            }
-            _ => break,
-        }
-    }
-    if i == host || i - label > 63 || i > label && hay[i - 1] == b'-' {
+    if limit <= host {
         return None;
     }
-    // A port of one to five digits, at most 65535.
-    if hay[..limit].get(i) == Some(&b':') {
-        let digits = run_of(hay, i + 1, limit, &DIGIT);
-        let port = &hay[i + 1..digits];
-        if !(1..=5).contains(&port.len())
-            || port.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'))
-                > 65535
-        {
-            return None;
-        }
-        i = digits;
-    }
-    // Then `/ ? #` or the URL's end (not userinfo, an escape).
-    if let Some(&b) = hay.get(i)
-        && !matches!(b, b'/' | b'?' | b'#')
-        && (COMMON_PATH[usize::from(b)] || b == b'%' || b == b'.')
-    {
-        return None;
-    }
-    let path_start = i;
-    let mut path_end = None;
-    let mut fragment = false;
-    let end = loop {
-        i = run_of(hay, i, limit, &COMMON_PATH);
-        if i >= limit {
-            return None;
-        }
-        match hay[i] {
-            // A `.` after `/` in the path may make a dot segment.
-            b'.' if path_end.is_none() && hay[i - 1] == b'/' => return None,
-            b'.' => i += 1,
-            b'%' if hay.get(i + 1..i + 3).is_some_and(|h| {
-                i + 3 <= limit && h.iter().all(u8::is_ascii_hexdigit)
-            }) =>
-            {
-                i += 3;
-            }
-            b'?' => {
-                path_end.get_or_insert(i);
-                i += 1;
-            }
-            b'#' if !fragment => {
-                fragment = true;
-                path_end.get_or_insert(i);
-                i += 1;
-            }
-            b'>' if wrapped => break i,
-            _ if wrapped => return None,
-            // What ends a URL in `bare` there and then: whitespace (after
-            // no `-` or open escape, which the last byte rules out), `<`,
-            // `>`, a backquote, controls; a closer, no opener being open;
-            // the quote that closes the wrapper, and in bare text a `"`
-            // before no letter or digit.
-            0x00..=0x20 | 0x7F | b'<' | b'>' | b'`' | b')' | b']' | b'}' => {
-                break i;
-            }
-            b'\'' if open == Open::Single => break i,
-            b'"' if context != Context::Bare
-                || !hay.get(i + 1).is_some_and(|&n| {
-                    n.is_ascii_alphanumeric() || n >= 0x80
-                }) =>
-            {
-                break i;
-            }
-            _ => return None,
-        }
-    };
-    let mut end = end;
+    let ends = Ends { wrapped, context, open };
+    let Extent { stop, path_start, path_end } =
+        match common_extent_by_masks(hay, host, limit, ends) {
+            Some(known) => known?,
+            None => common_extent(hay, host, limit, ends)?,
+        };
+    let mut end = stop;
     if !wrapped {
         // Sentence punctuation after the URL (`trim_trailing`).
         while matches!(hay[end - 1], b'.' | b',' | b';' | b':' | b'!' | b'?') {
@@ -1304,6 +1223,264 @@ fn common_shape(
         quick: Known::accepted(quick),
     })
 }
+
+/// What [`common_shape`] finds before trimming: the byte that ends the
+/// URL (not part of it), where the path starts, and where the path ends
+/// at a `?` or `#` (`None`: at `stop`).
+#[derive(Debug, PartialEq, Eq)]
+struct Extent {
+    stop: usize,
+    path_start: usize,
+    path_end: Option<usize>,
+}
+
+/// [`common_shape`]'s walk from the host at `hay[host]` (`host <
+/// limit`), a byte or a run at a time: the reference that
+/// [`common_extent_by_masks`] must agree with, and the walk of URLs
+/// longer than its window.
+fn common_extent(
+    hay: &[u8],
+    host: usize,
+    limit: usize,
+    ends: Ends,
+) -> Option<Extent> {
+    // The host: labels of at most 63 bytes, none empty or starting or
+    // ending with `-` (an empty last one, after a final `.`, is the
+    // root).
+    let mut i = host;
+    let mut label = host; // where the label starts
+    loop {
+        // Letters and digits, eight at a time where they run on.
+        i = run_of(hay, i, limit, &ALNUM);
+        match hay[..limit].get(i) {
+            Some(b'-') if i == label => return None,
+            Some(b'-' | b'_' | b'~') => i += 1,
+            Some(b'.') if i == label || hay[i - 1] == b'-' => return None,
+            Some(b'.') if i - label > 63 => return None,
+            Some(b'.') => {
+                i += 1;
+                label = i;
+            }
+            _ => break,
+        }
+    }
+    if i == host || i - label > 63 || i > label && hay[i - 1] == b'-' {
+        return None;
+    }
+    let path_start = after_host(hay, i, limit)?;
+    let mut i = path_start;
+    let mut path_end = None;
+    let mut fragment = false;
+    let stop = loop {
+        i = run_of(hay, i, limit, &COMMON_PATH);
+        if i >= limit {
+            return None;
+        }
+        match hay[i] {
+            // A `.` after `/` in the path may make a dot segment.
+            b'.' if path_end.is_none() && hay[i - 1] == b'/' => return None,
+            b'.' => i += 1,
+            b'%' if hay.get(i + 1..i + 3).is_some_and(|h| {
+                i + 3 <= limit && h.iter().all(u8::is_ascii_hexdigit)
+            }) =>
+            {
+                i += 3;
+            }
+            b'?' => {
+                path_end.get_or_insert(i);
+                i += 1;
+            }
+            b'#' if !fragment => {
+                fragment = true;
+                path_end.get_or_insert(i);
+                i += 1;
+            }
+            _ if ends.at(hay, i) => break i,
+            _ => return None,
+        }
+    };
+    Some(Extent { stop, path_start, path_end })
+}
+
+/// After a host ending at `hay[i]`: a port of one to five digits, at
+/// most 65535, then `/ ? #` or the URL's end (not userinfo, an escape);
+/// where the path starts.
+#[inline(always)]
+fn after_host(hay: &[u8], mut i: usize, limit: usize) -> Option<usize> {
+    if hay[..limit].get(i) == Some(&b':') {
+        let digits = run_of(hay, i + 1, limit, &DIGIT);
+        let port = &hay[i + 1..digits];
+        if !(1..=5).contains(&port.len())
+            || port.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'))
+                > 65535
+        {
+            return None;
+        }
+        i = digits;
+    }
+    if let Some(&b) = hay.get(i)
+        && !matches!(b, b'/' | b'?' | b'#')
+        && (COMMON_PATH[usize::from(b)] || b == b'%' || b == b'.')
+    {
+        return None;
+    }
+    Some(i)
+}
+
+/// What ends a URL of [`common_shape`]: its wrapper (`<...>`), its
+/// context and the opener before it.
+#[derive(Clone, Copy, Debug)]
+struct Ends {
+    wrapped: bool,
+    context: Context,
+    open: Open,
+}
+
+impl Ends {
+    /// Whether the byte at `hay[i]`, met in the path (no `.`, `?`,
+    /// escape or first `#`), ends the URL: in `<...>` the `>`;
+    /// elsewhere what ends a URL in [`bare`] there and then: whitespace
+    /// (after no `-` or open escape, which the last byte rules out),
+    /// `<`, `>`, a backquote, controls; a closer, no opener being open;
+    /// the quote that closes the wrapper, and in bare text a `"` before
+    /// no letter or digit.
+    #[inline]
+    fn at(self, hay: &[u8], i: usize) -> bool {
+        match hay[i] {
+            b'>' if self.wrapped => true,
+            _ if self.wrapped => false,
+            0x00..=0x20 | 0x7F | b'<' | b'>' | b'`' | b')' | b']' | b'}' => {
+                true
+            }
+            b'\'' => self.open == Open::Single,
+            b'"' => {
+                self.context != Context::Bare
+                    || !hay.get(i + 1).is_some_and(|&n| {
+                        n.is_ascii_alphanumeric() || n >= 0x80
+                    })
+            }
+            _ => false,
+        }
+    }
+}
+
+/// [`common_extent`] by the byte classes of the 64 bytes from the host
+/// ([`crate::sieve::byte_classes_wide`], [`SHAPE_TABLES`]): each rule of
+/// the walk as a test of bit masks, so that a URL costs the same few
+/// steps whatever its bytes. `None` where the classes cost more than the
+/// walk (no AVX-512) or the URL does not end inside the window: the walk
+/// decides.
+#[inline]
+fn common_extent_by_masks(
+    hay: &[u8],
+    host: usize,
+    limit: usize,
+    ends: Ends,
+) -> Option<Option<Extent>> {
+    let window = &hay[host..limit.min(host + 64)];
+    let (m, high) = crate::sieve::byte_classes_wide(window, &SHAPE_TABLES)?;
+    let n = window.len();
+    // The host: its run of label bytes and dots, no label starting with
+    // `-` or `.` (empty), none ending with `-`. Bytes of 0x80 or more
+    // (`high`, whose classes are those of their low seven bits) end the
+    // host, and then the URL, as they do the walk's.
+    let host_len = (m[SHAPE_HOST] & !high).trailing_ones() as usize;
+    if host_len >= n {
+        return None;
+    }
+    let in_host = (1u64 << host_len) - 1;
+    let (dash, dot) = (m[SHAPE_DASH] & in_host, m[SHAPE_DOT] & in_host);
+    let label_start = (dot << 1 | 1) & in_host;
+    if host_len == 0
+        || (dash | dot) & label_start != 0
+        || dot & dash << 1 != 0
+        || dash >> (host_len - 1) & 1 != 0
+    {
+        return Some(None);
+    }
+    let Some(path_start) = after_host(hay, host + host_len, limit) else {
+        return Some(None);
+    };
+    let p = path_start - host;
+    if p >= n {
+        return None;
+    }
+    // The path, query and fragment: the run of path bytes, `.`, `%`, `?`
+    // and `#` up to the byte that must end the URL, inside the window.
+    let run = (m[SHAPE_PATH]
+        | m[SHAPE_DOT]
+        | m[SHAPE_PERCENT]
+        | m[SHAPE_QUESTION]
+        | m[SHAPE_HASH])
+        & !high;
+    let stop = p + (run >> p).trailing_ones() as usize;
+    if stop >= n {
+        return None;
+    }
+    let span = (1u64 << stop) - (1u64 << p);
+    let marks = (m[SHAPE_QUESTION] | m[SHAPE_HASH]) & span;
+    let path_end =
+        if marks != 0 { marks.trailing_zeros() as usize } else { stop };
+    let in_path = (1u64 << path_end) - (1u64 << p);
+    let hex = m[SHAPE_HEX] & !high;
+    if m[SHAPE_DOT] & m[SHAPE_SLASH] << 1 & in_path != 0
+        || m[SHAPE_PERCENT] & span & !(hex >> 1 & hex >> 2) != 0
+        || (m[SHAPE_HASH] & span).count_ones() > 1
+        || !ends.at(hay, host + stop)
+    {
+        return Some(None);
+    }
+    Some(Some(Extent {
+        stop: host + stop,
+        path_start,
+        path_end: (marks != 0).then_some(host + path_end),
+    }))
+}
+
+// Classes of ASCII bytes for [`common_extent_by_masks`], bit `j` of byte
+// `b` in `SHAPE_TABLES[j / 8][b]`: those of many bytes first, then
+// those of one (see [`ByteTables::new`]).
+/// A host name's bytes: letters, digits, `- _ ~` and `.`.
+const SHAPE_HOST: usize = 0;
+/// Hex digits, of an escape.
+const SHAPE_HEX: usize = 1;
+/// [`COMMON_PATH`].
+const SHAPE_PATH: usize = 2;
+const SHAPE_DASH: usize = 3;
+const SHAPE_DOT: usize = 4;
+const SHAPE_PERCENT: usize = 5;
+const SHAPE_QUESTION: usize = 6;
+const SHAPE_HASH: usize = 7;
+const SHAPE_SLASH: usize = 8;
+
+static SHAPE_TABLES: ByteTables<16> = ByteTables::new({
+    let mut t = [[0u8; 128]; 2];
+    let mut i = 0;
+    while i < 128 {
+        let b = i as u8;
+        let classes = [
+            (ALNUM[i] || matches!(b, b'-' | b'_' | b'~' | b'.'), SHAPE_HOST),
+            (b.is_ascii_hexdigit(), SHAPE_HEX),
+            (COMMON_PATH[i], SHAPE_PATH),
+            (b == b'-', SHAPE_DASH),
+            (b == b'.', SHAPE_DOT),
+            (b == b'%', SHAPE_PERCENT),
+            (b == b'?', SHAPE_QUESTION),
+            (b == b'#', SHAPE_HASH),
+            (b == b'/', SHAPE_SLASH),
+        ];
+        let mut k = 0;
+        while k < classes.len() {
+            let (yes, j) = classes[k];
+            if yes {
+                t[j / 8][i] |= 1 << (j % 8);
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    t
+});
 
 /// The end of the run of bytes of `set` at `hay[i..limit]`: eight
 /// looked up at a time into a mask of those not in it, whose first is
@@ -2381,7 +2558,7 @@ mod tests {
     /// length limit and a short one, defanged URLs read or not.
     #[test]
     fn common_shape_is_the_full_delimiting() {
-        let pieces: [&str; 82] = [
+        let pieces: [&str; 85] = [
             "http://",
             "https://",
             "HTTP://",
@@ -2456,6 +2633,10 @@ mod tests {
             "\x7f",
             "é",
             "。",
+            // Bytes of 0x80 or more whose low seven bits are URL bytes.
+            "\u{feff}",
+            "ï",
+            "ë",
             "\\",
             "\\x8f",
             "\\.",
@@ -2470,15 +2651,18 @@ mod tests {
             from[next() as usize % from.len()]
         };
         let mut accepted = 0;
+        let mut masked = 0;
         let opens =
             ["", "", " ", "<", "(", "[", "\"", "'", "](", "href=\"", "*"];
         let schemes =
             ["http://", "https://", "ftp://", "HTTP://", "mailto://"];
-        let labels = ["a", "example", "www", "x-y", "-a", "a-", "_", "9", ""];
+        let labels =
+            ["a", "example", "www", "x-y", "-a", "a-", "_", "9", "", "ï", "ð"];
         let ports = ["", "", "", ":80", ":65535", ":65536", ":", ":123456"];
         let path = [
             "/", "/a", "/x.html", "/.", "/..", "/.x", "?", "?q=1&r=2", "#",
-            "#f", "%41", "%4", ":@", "!$&+,;=", "~_-", ".", "",
+            "#f", "%41", "%4", ":@", "!$&+,;=", "~_-", ".", "", "\u{feff}",
+            "/ë", "%ð",
         ];
         let closes = [
             "", "", "", ".", ",", "!", "?", ":", ";", ")", "]", "}", ">",
@@ -2541,6 +2725,9 @@ mod tests {
                 refang: round % 3 == 0,
             };
             for colon in memchr::memchr_iter(b':', hay) {
+                if hay[colon + 1..].starts_with(b"//") {
+                    masks_agree(hay, colon + 3, rules.max_len, &mut masked);
+                }
                 let fast = delimit_by(hay, colon, &rules, true);
                 let slow = delimit_by(hay, colon, &rules, false);
                 let judged = fast.as_ref().and_then(|c| c.quick.get());
@@ -2558,5 +2745,45 @@ mod tests {
         }
         // Enough of the walk's own answers to mean something.
         assert!(accepted > 50_000, "{accepted}");
+        if crate::sieve::byte_classes_wide(b"", &SHAPE_TABLES).is_some() {
+            assert!(masked > 50_000, "{masked}");
+        }
+    }
+
+    /// Where [`common_extent_by_masks`] decides, it decides as the walk
+    /// ([`common_extent`]) does, for the host at `hay[host]`, with each
+    /// limit (the text's end, a URL length limit) and each wrapper and
+    /// quote that changes what ends the URL. Counts its decisions.
+    fn masks_agree(hay: &[u8], host: usize, max_len: usize, masked: &mut u64) {
+        let limits = [hay.len(), hay.len().min(host + max_len)];
+        let ends = [
+            (false, Context::Bare, Open::None),
+            (true, Context::Angle, Open::None),
+            (false, Context::Quote, Open::Single),
+            (false, Context::Bracket, Open::Paren),
+        ]
+        .map(|(wrapped, context, open)| Ends {
+            wrapped,
+            context,
+            open,
+        });
+        for limit in limits {
+            if limit <= host {
+                continue;
+            }
+            for ends in ends {
+                let by_masks = common_extent_by_masks(hay, host, limit, ends);
+                if let Some(by_masks) = by_masks {
+                    *masked += 1;
+                    let walked = common_extent(hay, host, limit, ends);
+                    assert_eq!(
+                        by_masks,
+                        walked,
+                        "{:?} from {host} to {limit} {ends:?}",
+                        String::from_utf8_lossy(hay),
+                    );
+                }
+            }
+        }
     }
 }

@@ -16,7 +16,9 @@
 //!
 //! The same AVX-512 table lookup classifies the bytes of a URL of up to
 //! 64 bytes for the validation fast path ([`byte_classes`]: one masked
-//! load, two byte permutes, a mask per class), and measures the runs of
+//! load, two byte permutes, a mask per class) and for delimiting's walk
+//! of the most common shape of URL (AVX-512 only, [`byte_classes_wide`]:
+//! with AVX2, that walk costs less by itself), and measures the runs of
 //! URL bytes that delimiting walks ([`ascii_run`]); with AVX2 alone both
 //! look each class up by two 16-entry shuffles, one by low and one by
 //! high nibble ([`ByteTables`]), 32 bytes at a time, and a class of one
@@ -659,9 +661,31 @@ const fn nibble_table(table: &[u8; 128], bits: u8) -> [u8; 16] {
 /// (`validate::fast`): for each class `j` of 16, the positions of the
 /// bytes of `bytes` in class `j` of `tables` ([`ByteTables::new`]), as
 /// a bit mask (bit `k` for `bytes[k]`); and the positions of the bytes
-/// of 0x80 or more (in no class). `None` for more than 64 bytes or
-/// where the CPU lacks AVX2.
+/// of 0x80 or more, whose classes mean nothing (AVX2 puts them in none,
+/// AVX-512 in those of their low seven bits): callers clear them. `None`
+/// for more than 64 bytes or where the CPU lacks AVX2.
 pub(crate) fn byte_classes(
+    bytes: &[u8],
+    tables: &ByteTables<16>,
+) -> Option<([u64; 16], u64)> {
+    if let Some(classes) = byte_classes_wide(bytes, tables) {
+        return Some(classes);
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        if bytes.len() <= 64 && has_avx2() {
+            // SAFETY: `has_avx2()` says the CPU has AVX2.
+            return Some(unsafe { classes_avx2(bytes, tables) });
+        }
+    }
+    None
+}
+
+/// [`byte_classes`] where one table lookup gives them all (AVX-512 with
+/// VBMI), `None` elsewhere: for a caller whose own walk, a byte or a run
+/// at a time, costs less than AVX2's lookups, two per class.
+#[inline]
+pub(crate) fn byte_classes_wide(
     bytes: &[u8],
     tables: &ByteTables<16>,
 ) -> Option<([u64; 16], u64)> {
@@ -671,10 +695,6 @@ pub(crate) fn byte_classes(
             // SAFETY: `wide()` says the CPU has AVX-512F, AVX-512BW and
             // AVX-512VBMI.
             return Some(unsafe { classes_avx512(bytes, &tables.table) });
-        }
-        if bytes.len() <= 64 && has_avx2() {
-            // SAFETY: `has_avx2()` says the CPU has AVX2.
-            return Some(unsafe { classes_avx2(bytes, tables) });
         }
     }
     let _ = (bytes, tables);
