@@ -259,14 +259,13 @@ static SCHEME_BYTE: [bool; 256] = {
 
 /// Rule 1: the start of the scheme that ends at `colon`.
 fn scheme_start(hay: &[u8], colon: usize) -> Option<usize> {
+    if let Some(first) = glued_alone_at(hay, colon) {
+        return Some(first);
+    }
     let floor = colon.saturating_sub(MAX_SCHEME + 1);
     let before = &hay[floor..colon];
     let run = before.iter().rev().take_while(|&&b| is_scheme_byte(b)).count();
-    let first = colon - run;
-    if glued_alone(hay, first, colon) {
-        return Some(first);
-    }
-    scheme_start_by_rules(hay, colon, floor, first)
+    scheme_start_by_rules(hay, colon, floor, colon - run)
 }
 
 /// [`scheme_start`] by each of its rules, for the run of scheme bytes
@@ -385,15 +384,19 @@ pub(crate) fn escape_ends_at(hay: &[u8], s: usize) -> bool {
 /// another.
 const GLUED: &[&[u8]] = &[b"https", b"http", b"mailto", b"news", b"ftp"];
 
-/// Whether the whole run of scheme bytes `hay[first..colon]` is one of
-/// [`GLUED`] (in any case) after no `\` or `=`: the common case, where
-/// no rule of [`scheme_start`] moves the start (the escapes, which might,
-/// are left to them).
+/// The start of the scheme ending at `colon` when the whole run of
+/// scheme bytes before it is one of [`GLUED`] (in any case) after no `\\`
+/// or `=`: the common case, where no rule of [`scheme_start`] moves the
+/// start (the escapes, which might, are left to them).
 #[inline]
-fn glued_alone(hay: &[u8], first: usize, colon: usize) -> bool {
-    let run = &hay[first..colon];
-    (first == 0 || !matches!(hay[first - 1], b'\\' | b'='))
-        && GLUED.iter().any(|w| is_word(run, w))
+fn glued_alone_at(hay: &[u8], colon: usize) -> Option<usize> {
+    GLUED.iter().find_map(|w| {
+        let first = colon.checked_sub(w.len())?;
+        let alone = first == 0
+            || !(is_scheme_byte(hay[first - 1])
+                || matches!(hay[first - 1], b'\\' | b'='));
+        (alone && is_word(&hay[first..colon], w)).then_some(first)
+    })
 }
 
 /// Whether `b` spells `w`, a word of lowercase letters ([`GLUED`]), in
@@ -542,17 +545,20 @@ fn skip_ws_back(hay: &[u8], mut i: usize, max: usize) -> (usize, bool) {
 
 /// Rule 3: the context that precedes a scheme starting at `s`.
 fn context_before(hay: &[u8], s: usize) -> (Context, Open) {
-    // `URL:` with or without a space (Appendix E).
-    let mut j = s;
-    while j > 0 && s - j < 8 && matches!(hay[j - 1], b' ' | b'\t') {
-        j -= 1;
-    }
-    if j >= 4 && hay[j - 4..j].eq_ignore_ascii_case(b"URL:") {
-        return (Context::UrlPrefix, Open::None);
-    }
     let Some(&prev) = s.checked_sub(1).and_then(|p| hay.get(p)) else {
         return (Context::Bare, Open::None);
     };
+    // `URL:` with or without a space (Appendix E), looked for after a
+    // colon, space or tab only.
+    if matches!(prev, b':' | b' ' | b'\t') {
+        let mut j = s;
+        while j > 0 && s - j < 8 && matches!(hay[j - 1], b' ' | b'\t') {
+            j -= 1;
+        }
+        if j >= 4 && hay[j - 4..j].eq_ignore_ascii_case(b"URL:") {
+            return (Context::UrlPrefix, Open::None);
+        }
+    }
     match prev {
         b'<' => (Context::Angle, Open::None),
         b if is_ws(b) => {
@@ -2351,7 +2357,7 @@ mod tests {
         }
     }
 
-    /// Where `glued_alone` finds a scheme's start, the rules find the
+    /// Where `glued_alone_at` finds a scheme's start, the rules find the
     /// same: runs of scheme bytes, `\` and `=` around the glued words.
     #[test]
     fn glued_alone_agrees_with_the_rules() {
@@ -2372,8 +2378,9 @@ mod tests {
             let run = hay[..colon].iter().rev();
             let first =
                 colon - run.take_while(|&&b| is_scheme_byte(b)).count();
-            if glued_alone(&hay, first, colon) {
+            if let Some(at) = glued_alone_at(&hay, colon) {
                 found += 1;
+                assert_eq!(at, first, "{:?}", String::from_utf8_lossy(&hay));
                 assert_eq!(
                     scheme_start_by_rules(&hay, colon, 0, first),
                     Some(first),
