@@ -25,8 +25,9 @@
 //! byte by one compare. A masked load tells an ASCII candidate's text
 //! ([`ascii_str`]) and finds a byte a few dozen bytes ahead, as the HTML
 //! scanner looks for `<`, `>` and quotes and the mbox reader for line
-//! ends ([`find_byte`], with AVX2 by 32-byte loads, the last one
-//! overlapping), reads the positions of a byte 64 bytes at a time
+//! ends ([`find_byte`]; either of two bytes, [`find_either`], as for the
+//! end of a quoted attribute value; with AVX2 by 32-byte loads, the last
+//! one overlapping), reads the positions of a byte 64 bytes at a time
 //! ([`byte_positions`]) and those a header field is checked for
 //! ([`marks`]), and finds the last byte of a set ([`rfind_in`]). With
 //! AVX2, the ASCII bytes a text starts with are passed over 128 at a
@@ -942,15 +943,46 @@ fn ascii_short(bytes: &[u8]) -> bool {
 /// short search.
 #[inline]
 pub(crate) fn find_byte(bytes: &[u8], c: u8) -> Option<usize> {
+    find::<false>(bytes, c, c)
+}
+
+/// The first `a` or `b` in `bytes`, as [`find_byte`] finds one byte: for
+/// searches that mostly end within a few dozen bytes (the end of an HTML
+/// attribute's quoted value, a colon or reference in a short value).
+#[inline]
+pub(crate) fn find_either(bytes: &[u8], a: u8, b: u8) -> Option<usize> {
+    find::<true>(bytes, a, b)
+}
+
+/// [`find_byte`] of `a`, or with `TWO` [`find_either`].
+#[inline]
+fn find<const TWO: bool>(bytes: &[u8], a: u8, b: u8) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     match byte_search() {
         // SAFETY: `byte_search()` says the CPU has AVX2.
-        ByteSearch::Avx2 => return unsafe { find_byte_avx2(bytes, c) },
+        ByteSearch::Avx2 => return unsafe { find_avx2::<TWO>(bytes, a, b) },
         // SAFETY: `byte_search()` says the CPU has AVX-512F and AVX-512BW.
-        ByteSearch::Wide => return unsafe { find_byte_avx512(bytes, c) },
+        ByteSearch::Wide => return unsafe { find_avx512::<TWO>(bytes, a, b) },
         ByteSearch::Plain => {}
     }
-    memchr::memchr(c, bytes)
+    find_rest::<TWO>(bytes, 0, a, b)
+}
+
+/// The first `a`, or with `TWO` the first `a` or `b`, past the first
+/// bytes a short search looked at (`from` on): by `memchr`.
+fn find_rest<const TWO: bool>(
+    bytes: &[u8],
+    from: usize,
+    a: u8,
+    b: u8,
+) -> Option<usize> {
+    let rest = bytes.get(from..).unwrap_or(&[]);
+    let k = if TWO {
+        memchr::memchr2(a, b, rest)
+    } else {
+        memchr::memchr(a, rest)
+    };
+    k.map(|k| from + k)
 }
 
 /// The vector instructions [`find_byte`] uses.
@@ -988,52 +1020,66 @@ fn byte_search() -> ByteSearch {
     }
 }
 
-/// [`find_byte`] with AVX-512: the first 64 bytes by one masked load.
+/// [`find_byte`] (or with `TWO`, [`find_either`]) with AVX-512: the
+/// first 64 bytes by one masked load.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
-fn find_byte_avx512(bytes: &[u8], c: u8) -> Option<usize> {
+fn find_avx512<const TWO: bool>(bytes: &[u8], a: u8, b: u8) -> Option<usize> {
     let head = bytes.get(..64).unwrap_or(bytes);
-    let hits = window_of_avx512(head, c);
+    let mut hits = window_of_avx512(head, a);
+    if TWO {
+        hits |= window_of_avx512(head, b);
+    }
     if hits != 0 {
         return Some(hits.trailing_zeros() as usize);
     }
     if head.len() == bytes.len() {
         return None;
     }
-    let rest = bytes.get(64..).unwrap_or(&[]);
-    memchr::memchr(c, rest).map(|k| 64 + k)
+    find_rest::<TWO>(bytes, 64, a, b)
 }
 
-/// [`find_byte`] with AVX2. A load that ends at the end of `bytes`
-/// overlaps the one before it, whose bytes are known not to be `c`: its
-/// first match is the first one.
+/// [`find_byte`] (or with `TWO`, [`find_either`]) with AVX2. A load that
+/// ends at the end of `bytes` overlaps the one before it, whose bytes
+/// are known not to be sought: its first match is the first one.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn find_byte_avx2(bytes: &[u8], c: u8) -> Option<usize> {
+fn find_avx2<const TWO: bool>(bytes: &[u8], a: u8, b: u8) -> Option<usize> {
     use std::arch::x86_64::*;
     let (n, p) = (bytes.len(), bytes.as_ptr());
     if n < 16 {
-        return find_byte_short(bytes, c);
+        return find_short::<TWO>(bytes, a, b);
     }
     if n < 32 {
-        let v = _mm_set1_epi8(c as i8);
+        let (va, vb) = (_mm_set1_epi8(a as i8), _mm_set1_epi8(b as i8));
+        let hits = |w: __m128i| {
+            let mut eq = _mm_cmpeq_epi8(w, va);
+            if TWO {
+                eq = _mm_or_si128(eq, _mm_cmpeq_epi8(w, vb));
+            }
+            _mm_movemask_epi8(eq) as u32
+        };
         // SAFETY: 16-byte loads at 0 and at `n - 16` of `n` bytes,
         // `16 <= n`.
         let (first, last) = unsafe {
             (_mm_loadu_si128(p.cast()), _mm_loadu_si128(p.add(n - 16).cast()))
         };
-        let m = _mm_movemask_epi8(_mm_cmpeq_epi8(first, v)) as u32;
+        let m = hits(first);
         if m != 0 {
             return Some(m.trailing_zeros() as usize);
         }
-        let m = _mm_movemask_epi8(_mm_cmpeq_epi8(last, v)) as u32;
+        let m = hits(last);
         return (m != 0).then(|| n - 16 + m.trailing_zeros() as usize);
     }
-    let v = _mm256_set1_epi8(c as i8);
+    let (va, vb) = (_mm256_set1_epi8(a as i8), _mm256_set1_epi8(b as i8));
     let hits = |at: usize| {
         // SAFETY: every call below has `at <= n - 32` (`n >= 32` here).
         let w = unsafe { _mm256_loadu_si256(p.add(at).cast()) };
-        _mm256_movemask_epi8(_mm256_cmpeq_epi8(w, v)) as u32
+        let mut eq = _mm256_cmpeq_epi8(w, va);
+        if TWO {
+            eq = _mm256_or_si256(eq, _mm256_cmpeq_epi8(w, vb));
+        }
+        _mm256_movemask_epi8(eq) as u32
     };
     // The first 256 bytes 32 at a time, the last load ending at `n`.
     let mut at = 0;
@@ -1045,30 +1091,32 @@ fn find_byte_avx2(bytes: &[u8], c: u8) -> Option<usize> {
         }
         at += 32;
     }
-    let rest = bytes.get(256..).unwrap_or(&[]);
-    memchr::memchr(c, rest).map(|k| 256 + k)
+    find_rest::<TWO>(bytes, 256, a, b)
 }
 
-/// The first `c` in fewer than 16 bytes: two 8-byte words (overlapping
-/// where there are fewer than 16), each tested for a zero byte after an
-/// exclusive or with `c` in every byte, or a byte loop for fewer than 8.
-/// The lowest byte the test flags is the first zero byte: a borrow only
-/// flags bytes above one.
+/// The first `a` (or with `TWO`, the first `a` or `b`) in fewer than 16
+/// bytes: two 8-byte words (overlapping where there are fewer than 16),
+/// each tested for a zero byte after an exclusive or with the byte
+/// sought in every byte, or a byte loop for fewer than 8. The lowest
+/// byte the test flags is the first zero byte: a borrow only flags bytes
+/// above one (so the lowest of two such tests' flags is the first byte
+/// that is either).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-fn find_byte_short(bytes: &[u8], c: u8) -> Option<usize> {
+fn find_short<const TWO: bool>(bytes: &[u8], a: u8, b: u8) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let n = bytes.len();
     if n < 8 {
-        return bytes.iter().position(|&b| b == c);
+        return bytes.iter().position(|&x| x == a || TWO && x == b);
     }
     let zeros = |at: usize| {
         let w = bytes
             .get(at..at + 8)
             .and_then(|w| <[u8; 8]>::try_from(w).ok())
-            .map_or(0, u64::from_le_bytes)
-            ^ (ONES * u64::from(c));
-        w.wrapping_sub(ONES) & !w & HIGH
+            .map_or(0, u64::from_le_bytes);
+        let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+        let z = zero(w ^ (ONES * u64::from(a)));
+        if TWO { z | zero(w ^ (ONES * u64::from(b))) } else { z }
     };
     let z = zeros(0);
     if z != 0 {
@@ -1720,6 +1768,25 @@ mod tests {
         }
     }
 
+    /// The AVX2 path of [`find`] whatever the CPU prefers, and for fewer
+    /// than 16 bytes the word path, find `want` in `b`.
+    fn short_paths_find<const TWO: bool>(
+        b: &[u8],
+        (x, y): (u8, u8),
+        want: Option<usize>,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            // SAFETY: `has_avx2()` says the CPU has AVX2.
+            let avx2 = unsafe { find_avx2::<TWO>(b, x, y) };
+            assert_eq!(avx2, want, "avx2 {x} {y} {b:?}");
+        }
+        if b.len() < 16 {
+            let short = find_short::<TWO>(b, x, y);
+            assert_eq!(short, want, "short {x} {y} {b:?}");
+        }
+    }
+
     #[test]
     fn find_byte_agrees_with_a_byte_loop() {
         // The byte sought (and a second copy after it) at every place of
@@ -1738,21 +1805,40 @@ mod tests {
                     }
                     let want = b.iter().position(|&x| x == c);
                     assert_eq!(find_byte(&b, c), want, "{c} {len} {at}");
-                    // The AVX2 path whatever the CPU prefers.
-                    #[cfg(target_arch = "x86_64")]
-                    if has_avx2() {
-                        // SAFETY: `has_avx2()` says the CPU has AVX2.
-                        let avx2 = unsafe { find_byte_avx2(&b, c) };
-                        assert_eq!(avx2, want, "avx2 {c} {len} {at}");
-                    }
-                    if len < 16 {
-                        let short = find_byte_short(&b, c);
-                        assert_eq!(short, want, "short {c} {len} {at}");
-                    }
+                    short_paths_find::<false>(&b, (c, c), want);
                     let all: Vec<usize> =
                         (0..len).filter(|&i| b[i] == c).collect();
                     let found: Vec<usize> = byte_positions(&b, c).collect();
                     assert_eq!(found, all, "{c} {len} {at}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn find_either_agrees_with_memchr2() {
+        // Either byte sought (or both, or the same twice) at every two
+        // places of every length to 300, or absent; NUL and a byte not
+        // ASCII too.
+        let pairs = [(b'"', b'>'), (b':', b'&'), (0, 0xFF), (b'x', b'x')];
+        for (a, c) in pairs {
+            for len in 0..300usize {
+                for (at, bt) in [(0, 0), (1, 0), (len / 2, len / 3)]
+                    .into_iter()
+                    .chain((0..len).map(|k| (k, len)))
+                    .chain((0..len).map(|k| (len, k)))
+                {
+                    let mut b: Vec<u8> =
+                        (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+                    if at < len {
+                        b[at] = a;
+                    }
+                    if bt < len {
+                        b[bt] = c;
+                    }
+                    let want = memchr::memchr2(a, c, &b);
+                    assert_eq!(find_either(&b, a, c), want, "{len} {at} {bt}");
+                    short_paths_find::<true>(&b, (a, c), want);
                 }
             }
         }

@@ -767,7 +767,7 @@ impl Scanner<'_, '_> {
         let n = b.len();
         let first = |from: usize, other: u8| {
             b.get(from..)
-                .and_then(|rest| memchr::memchr2(q, other, rest))
+                .and_then(|rest| sieve::find_either(rest, q, other))
                 .map(|k| from + k)
         };
         match first(vs, b'>') {
@@ -845,17 +845,31 @@ impl Scanner<'_, '_> {
         // One pass for both.
         let wanted = match self.colons {
             Some(test) => {
-                let mut marks = memchr::memchr2_iter(b':', b'&', raw)
-                    .filter(|&i| raw[i] == b'&' || test.keeps(raw, i));
-                match (marks.next(), marks.next()) {
-                    (None, _) => false,
-                    (Some(i), None) if raw[i] == b':' => {
+                // The first two marks the test keeps: every `&`, and
+                // the colons it keeps.
+                let mut kept = [None; 2];
+                let (mut n, mut at) = (0, 0);
+                while n < 2
+                    && let Some(k) = raw
+                        .get(at..)
+                        .and_then(|r| sieve::find_either(r, b':', b'&'))
+                {
+                    let i = at + k;
+                    at = i + 1;
+                    if raw[i] == b'&' || test.keeps(raw, i) {
+                        kept[n] = Some(i);
+                        n += 1;
+                    }
+                }
+                match kept {
+                    [None, _] => false,
+                    [Some(i), None] if raw[i] == b':' => {
                         !starts_own_link(url, raw, i)
                     }
                     _ => true,
                 }
             }
-            None => memchr::memchr2(b':', b'&', raw).is_some(),
+            None => sieve::find_either(raw, b':', b'&').is_some(),
         };
         if !wanted {
             return;
