@@ -202,19 +202,73 @@ pub(crate) fn message_hits(
     msg: &Message,
     out: &mut Vec<Hit>,
 ) -> Vec<String> {
-    // The URLs of all the message's hits, in one buffer, given room for
-    // a few dozen at the first (fitted to what they take below).
-    let first = out.len();
-    let mut urls = String::new();
-    let warnings = collect_hits(ex, cfg, msg, &mut urls, out);
-    if out.len() > first {
-        urls.shrink_to_fit();
-        let urls = Arc::new(urls);
-        for hit in &mut out[first..] {
-            hit.url.attach(&urls);
+    SCRATCH.with(|cell| {
+        // A message's hits are not found while another's are: the
+        // thread's buffers are free (new ones otherwise).
+        let mut borrowed = cell.try_borrow_mut().ok();
+        let mut own = None;
+        let scratch = match borrowed.as_deref_mut() {
+            Some(scratch) => scratch,
+            None => own.insert(Scratch::default()),
+        };
+        let Scratch { urls, hits, fields } = scratch;
+        urls.clear();
+        hits.clear();
+        let warnings = collect_hits(ex, cfg, msg, urls, hits, fields);
+        fields.clear();
+        if !hits.is_empty() {
+            // Copied at their sizes: one allocation each.
+            let urls = Arc::new(urls.as_str().to_string());
+            for hit in hits.iter_mut() {
+                hit.url.attach(&urls);
+            }
+            out.append(hits);
         }
+        // A message with very many hits (or very long field names)
+        // leaves no large buffers.
+        urls.shrink_to(SCRATCH_BYTES);
+        fields.keys.shrink_to(SCRATCH_BYTES);
+        hits.shrink_to(SCRATCH_HITS);
+        warnings
+    })
+}
+
+/// The buffers one thread finds a message's hits in: the URLs of the
+/// hits (which a message's hits share, copied out at their size), the
+/// hits and the provenances the message's header fields share. Kept
+/// from message to message, cleared and not freed, so that they grow a
+/// few times a thread, not a few times a message.
+#[derive(Default)]
+struct Scratch {
+    urls: String,
+    hits: Vec<Hit>,
+    fields: SharedFields,
+}
+
+/// The provenances shared by the hits of the fields of one name in one
+/// header, each listed with its key (part, name and decoding), the keys
+/// written one after another into one buffer.
+#[derive(Default)]
+struct SharedFields {
+    keys: String,
+    list: Vec<(std::ops::Range<usize>, Arc<Provenance>)>,
+}
+
+impl SharedFields {
+    fn clear(&mut self) {
+        self.keys.clear();
+        self.list.clear();
     }
-    warnings
+}
+
+/// The most bytes of URLs (and of field keys) and the most hits
+/// [`Scratch`] keeps room for.
+const SCRATCH_BYTES: usize = 64 << 10;
+const SCRATCH_HITS: usize = 1024;
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> =
+        std::cell::RefCell::new(Scratch::default());
 }
 
 /// The hits of [`message_hits`], their URLs pending in `urls`.
@@ -224,6 +278,7 @@ fn collect_hits(
     msg: &Message,
     urls: &mut String,
     out: &mut Vec<Hit>,
+    fields: &mut SharedFields,
 ) -> Vec<String> {
     let lines = Lines::new(msg);
     let default_base = ex.base();
@@ -270,8 +325,8 @@ fn collect_hits(
     // one by one, not hashed; past `SHARED_FIELDS` a field's hits get a
     // provenance of their own (equal, not shared).
     const SHARED_FIELDS: usize = 32;
-    let mut fields: Vec<(String, Arc<Provenance>)> = Vec::new();
-    let mut field_key = String::new();
+    fields.clear();
+    let SharedFields { keys, list } = fields;
     let mut each = |parsed: &mime::Parsed, piece: mime::PieceRef<'_>| {
         let base = piece.base.or(default_base);
         // The warnings are given to the hits once the walk is over.
@@ -294,22 +349,32 @@ fn collect_hits(
             let mut provenance = || match field {
                 Some(name) => {
                     // A part path and a field name hold no line break.
-                    field_key.clear();
-                    field_key.push_str(&piece.part);
-                    field_key.push('\n');
-                    field_key.push_str(name);
-                    field_key.push('\n');
-                    field_key.push(char::from(b'0' + piece.decoded as u8));
-                    match fields.iter().find(|(k, _)| *k == field_key) {
-                        Some((_, p)) => p.clone(),
+                    let at = keys.len();
+                    keys.push_str(&piece.part);
+                    keys.push('\n');
+                    keys.push_str(name);
+                    keys.push('\n');
+                    keys.push(char::from(b'0' + piece.decoded as u8));
+                    let key = at..keys.len();
+                    let found = list
+                        .iter()
+                        .find(|(k, _)| keys[k.clone()] == keys[key.clone()]);
+                    match found {
+                        Some((_, p)) => {
+                            let p = p.clone();
+                            keys.truncate(at);
+                            p
+                        }
                         None => {
                             let p = Arc::new(Provenance {
                                 source: Source::Header,
                                 header: Some(name.to_string()),
                                 ..new_prov()
                             });
-                            if fields.len() < SHARED_FIELDS {
-                                fields.push((field_key.clone(), p.clone()));
+                            if list.len() < SHARED_FIELDS {
+                                list.push((key, p.clone()));
+                            } else {
+                                keys.truncate(at);
                             }
                             p
                         }
@@ -599,6 +664,50 @@ mod tests {
             InputFormat::Text
         );
         assert_eq!(detect(b""), InputFormat::Text);
+    }
+
+    /// The buffers a thread keeps from message to message carry nothing
+    /// over: each message's header hits have their own provenance and
+    /// URLs, however many messages one thread read before.
+    #[test]
+    fn messages_in_turn_share_no_provenance() {
+        use crate::{Extractor, InputFormat};
+        let extractor =
+            Extractor::builder().format(InputFormat::Mbox).build().unwrap();
+        let mut mbox = Vec::new();
+        for k in 1..=3 {
+            mbox.extend_from_slice(
+                format!(
+                    "From a@b Thu Jan  1 00:00:00 1970\n\
+                     List-Post: <mailto:list{k}@example.com>\n\
+                     Subject: s\n\nhttp://x{k}.example/\n\n"
+                )
+                .as_bytes(),
+            );
+        }
+        for _ in 0..2 {
+            let hits = extractor.find(&mbox);
+            let got: Vec<(u64, String, Option<String>)> = hits
+                .iter()
+                .map(|h| {
+                    let p = h.provenance().unwrap();
+                    (p.message, h.url().to_string(), p.header.clone())
+                })
+                .collect();
+            let want: Vec<(u64, String, Option<String>)> = (1..=3u64)
+                .flat_map(|k| {
+                    [
+                        (
+                            k,
+                            format!("mailto:list{k}@example.com"),
+                            Some("List-Post".to_string()),
+                        ),
+                        (k, format!("http://x{k}.example/"), None),
+                    ]
+                })
+                .collect();
+            assert_eq!(got, want);
+        }
     }
 
     #[test]
