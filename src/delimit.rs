@@ -385,7 +385,7 @@ pub(crate) fn escape_ends_at(hay: &[u8], s: usize) -> bool {
 const GLUED: &[&[u8]] = &[b"https", b"http", b"mailto", b"news", b"ftp"];
 
 /// The start of the scheme ending at `colon` when the whole run of
-/// scheme bytes before it is one of [`GLUED`] (in any case) after no `\\`
+/// scheme bytes before it is one of [`GLUED`] (in any case) after no `\`
 /// or `=`: the common case, where no rule of [`scheme_start`] moves the
 /// start (the escapes, which might, are left to them).
 #[inline]
@@ -1388,8 +1388,9 @@ fn common_extent_by_masks(
     let n = window.len();
     // The host: its run of label bytes and dots, no label starting with
     // `-` or `.` (empty), none ending with `-`. Bytes of 0x80 or more
-    // (`high`, whose classes are those of their low seven bits) end the
-    // host, and then the URL, as they do the walk's.
+    // (`high`, whose classes are those of their low seven bits) are in
+    // no run: after the host or in the path they leave the URL to the
+    // general delimiting, as they do in the walk.
     let host_len = (m[SHAPE_HOST] & !high).trailing_ones() as usize;
     if host_len >= n {
         return None;

@@ -225,7 +225,8 @@ pub(crate) fn message_hits(
             out.append(hits);
         }
         // A message with very many hits (or very long field names)
-        // leaves no large buffers.
+        // leaves no large buffers (nor its URLs, copied out above).
+        urls.clear();
         urls.shrink_to(SCRATCH_BYTES);
         fields.keys.shrink_to(SCRATCH_BYTES);
         hits.shrink_to(SCRATCH_HITS);
