@@ -80,6 +80,19 @@ impl OffsetMap {
         }
     }
 
+    /// The raw offset one past the text's bytes before `text_end`: the
+    /// run of the byte before it goes on, past it, even where the next
+    /// byte's run starts further on (after a quoted-printable soft line
+    /// break, say). Where a text that ends at `text_end` ends (a URL's
+    /// end at the end of its text).
+    pub(crate) fn raw_end(&self, text_end: usize) -> usize {
+        let idx = self.anchors.partition_point(|a| a.text < text_end);
+        match idx.max(1).checked_sub(1).and_then(|i| self.anchors.get(i)) {
+            Some(a) => self.raw_in(a, text_end),
+            None => text_end,
+        }
+    }
+
     /// The raw offset of text offset `t` under anchor `a`.
     fn raw_in(&self, a: &Anchor, t: usize) -> usize {
         if a.den > 0 {
@@ -208,6 +221,9 @@ impl OffsetMap {
         let mut b = MapBuilder::default();
         for (k, a) in self.anchors.iter().enumerate() {
             let end = self.anchors.get(k + 1).map_or(len, |n| n.text);
+            // The end of the text (where a URL at its end ends) is no
+            // next anchor's start: the last anchor maps it itself.
+            let ends_text = k + 1 == self.anchors.len();
             if a.den == 0 {
                 // Character by character: each maps to where its first
                 // mid byte maps.
@@ -223,12 +239,20 @@ impl OffsetMap {
                         None => mid,
                     }
                 };
-                let mut raw = None;
+                let (mut raw, mut mid_end) = (None, None);
                 for (t, mid, r, w) in self.run_chars(a, end) {
                     let at = raw.unwrap_or_else(|| inner_at(mid));
                     let next = inner_at(mid + r);
                     b.push_char(t, at, next.saturating_sub(at), w);
-                    raw = Some(next);
+                    (raw, mid_end) = (Some(next), Some(mid + r));
+                }
+                // Past the last character of the text: where its last
+                // mid byte ends, not where the next mid byte starts (a
+                // trailing ISO-2022-JP escape after a soft line break),
+                // also when the character was too wide for the run (an
+                // anchor of its own, which maps to its start).
+                if ends_text && let Some(mid_end) = mid_end {
+                    b.end_at(end, inner.raw_end(mid_end));
                 }
                 continue;
             }
@@ -258,6 +282,14 @@ impl OffsetMap {
                 // run that starts inside a character takes the next).
                 let t = a.text + (x.text - a.raw).div_ceil(n) * d;
                 if t >= end {
+                    // x starts inside the last character, whose mid bytes
+                    // are not all of the run it starts in: past it, at
+                    // the end of the text, the run of its last mid byte
+                    // goes on (a Shift_JIS pair `=96{`, its first byte
+                    // escaped, its second, ASCII, not).
+                    if ends_text {
+                        b.end_at(end, inner.raw_end(mid_end));
+                    }
                     break;
                 }
                 // (If a later inner anchor starts before this character
@@ -423,6 +455,14 @@ impl MapBuilder {
         let run = u32::try_from(self.map.chars.len()).unwrap_or(u32::MAX);
         self.map.anchors.push(Anchor { text, raw, num: 0, den: 0, run });
         self.map.chars.push(code);
+    }
+
+    /// Offset `text`, the end of the text, maps to `raw`: an anchor of
+    /// its own where the last one does not already map it there.
+    fn end_at(&mut self, text: usize, raw: usize) {
+        if self.map.raw_offset(text) != raw {
+            self.push(text, raw, false);
+        }
     }
 
     /// Anchors come in text order; one that steps back replaces what it

@@ -634,6 +634,94 @@ mod tests {
         }
     }
 
+    /// Charset maps composed with quoted-printable maps (`then`) map
+    /// every offset as looking the two up in turn does, on random
+    /// bodies of escapes, literal bytes (ASCII trail bytes of a pair
+    /// among them), soft line breaks and ISO 2022 escapes, in charsets
+    /// of pairs, UTF-16, ISO-2022-JP and HZ. The end of the text (a URL
+    /// at the end of its text ends there) maps one past the raw bytes of
+    /// its last character: where the mid text of the last character
+    /// ends, the run of its last mid byte goes on, also when the
+    /// character's mid bytes came from runs of different widths (`=96{`,
+    /// a Shift_JIS pair whose ASCII second byte is not escaped).
+    #[test]
+    fn charset_then_quoted_printable_maps_as_in_turn() {
+        use crate::mail::charset::{Charset, convert};
+        let pieces: [&[u8]; 17] = [
+            b"ab",
+            b"http://x/",
+            b"=3D",
+            b"=E9",
+            b"=82=A0",
+            b"=96{",
+            b"=\n",
+            b"\n",
+            b"=",
+            b"\xff",
+            b"\xe9",
+            b"\x82",
+            b"=1B$B",
+            b"=1B(B",
+            b"=00",
+            b"~{",
+            b"$\"",
+        ];
+        let labels: [&[u8]; 12] = [
+            b"shift_jis",
+            b"euc-jp",
+            b"iso-2022-jp",
+            b"utf-16le",
+            b"utf-16be",
+            b"gbk",
+            b"gb18030",
+            b"big5",
+            b"euc-kr",
+            b"utf-8",
+            b"windows-1252",
+            b"hz-gb-2312",
+        ];
+        let mut next = crate::testing::xorshift(0x5e1f_0ff5_e7e4_d5ed);
+        let mut split_ends = 0;
+        for _ in 0..100_000 {
+            let body: Vec<u8> = (0..next() % 10)
+                .flat_map(|_| pieces[next() as usize % pieces.len()].to_vec())
+                .collect();
+            let label = labels[next() as usize % labels.len()];
+            let cs = Charset::for_label(label).unwrap();
+            let (mid, qp, _) = decode_qp_in(&body, 0, Some(cs));
+            let conv = convert(&mid, cs, true);
+            let (text, cs_map) = (&conv.text, &conv.map);
+            let len = text.len();
+            let map = cs_map.clone().then(len, qp.clone());
+            for t in 0..len {
+                let want = qp.raw_offset(cs_map.raw_offset(t));
+                assert_eq!(map.raw_offset(t), want, "{body:x?} {label:?} {t}");
+            }
+            // Where the charset's map takes the end to the start of the
+            // last character (one left incomplete), so does the
+            // composition; elsewhere to where the last mid byte ends.
+            let m = cs_map.raw_offset(len);
+            let want = if len > 0 && m == cs_map.raw_offset(len - 1) {
+                qp.raw_offset(m)
+            } else {
+                qp.raw_end(m)
+            };
+            assert_eq!(map.raw_offset(len), want, "{body:x?} {label:?} end");
+            split_ends += usize::from(want != qp.raw_offset(m));
+        }
+        assert!(split_ends > 10, "{split_ends}");
+        // The pair 本 (96 7b), its second byte ASCII, at the end of a
+        // URL that ends the text: the URL's raw form ends after the `{`.
+        let body = b"http://example.jp/=93=FA=96{";
+        let cs = Charset::for_label(b"shift_jis").unwrap();
+        let (mid, qp, _) = decode_qp_in(body, 0, Some(cs));
+        let conv = convert(&mid, cs, true);
+        assert_eq!(conv.text, "http://example.jp/\u{65e5}\u{672c}");
+        let map = conv.map.then(conv.text.len(), qp);
+        assert_eq!(map.raw_offset(conv.text.len()), body.len());
+        assert_eq!(map.raw_offset(conv.text.len() - 1), body.len() - 4);
+    }
+
     #[test]
     fn eight_bit_body_without_charset() {
         let p = parse(b"\ncaf\xe9 http://x/\n");
