@@ -670,11 +670,14 @@ struct Stepwise {
 }
 
 /// A map built character by character, and the last character placed:
-/// its text offset, raw offset and whether it is ASCII.
+/// its text offset, raw offset and whether it is ASCII, and where its
+/// raw bytes end.
 #[derive(Default)]
 struct Places {
     b: MapBuilder,
     tail: Option<(usize, usize, bool)>,
+    /// The raw offset one past the last character placed.
+    tail_end: usize,
 }
 
 impl Places {
@@ -687,6 +690,7 @@ impl Places {
     fn place(&mut self, text: usize, first: usize, raw_len: usize, c: char) {
         self.b.push_char(text, first, raw_len.max(1), c.len_utf8());
         self.tail = Some((text, first, c.is_ascii()));
+        self.tail_end = first + raw_len;
     }
 
     /// Maps the text from `text` on to the raw bytes from `raw` on, one
@@ -696,15 +700,14 @@ impl Places {
         self.tail = None;
     }
 
-    /// The map of a text of `len` bytes. Its end maps where its last
-    /// character starts, or after it if that is ASCII, from an anchor of
-    /// its own: what the end of a URL at the end of the text maps to
-    /// when the map is composed with that of a transfer encoding (which
-    /// may jump after the character, at a soft line break).
+    /// The map of a text of `len` bytes. Its end (where a URL at the
+    /// end of the text ends) maps one past its last character's raw
+    /// bytes, not past an escape sequence after them: after the last
+    /// character if that is ASCII, else from an anchor of its own.
     fn finish(mut self, len: usize) -> OffsetMap {
         match self.tail {
             Some((text, first, true)) => self.b.push(text, first, true),
-            Some((_, first, false)) => self.b.push(len, first, false),
+            Some((_, _, false)) => self.b.end_at(len, self.tail_end),
             None => {}
         }
         self.b.finish(0)
@@ -842,7 +845,12 @@ fn seven_bit(input: &[u8], cs: Charset) -> (String, OffsetMap, bool, bool) {
     };
     let mut shifted = false;
     let mut i = 0;
+    // Where the last character decoded in the match below ends (text,
+    // raw): the end of the text maps there when that character ends it,
+    // not past a shift or escape after it.
+    let mut tail = (0, 0);
     while let Some(&c) = input.get(i) {
+        let at_char = out.len();
         let rest = input.get(i..).unwrap_or(&[]);
         if !shifted {
             let run = rest
@@ -970,6 +978,12 @@ fn seven_bit(input: &[u8], cs: Charset) -> (String, OffsetMap, bool, bool) {
                 i += 1;
             }
         }
+        if out.len() > at_char {
+            tail = (out.len(), i.min(input.len()));
+        }
+    }
+    if tail.0 == out.len() && tail.0 > 0 {
+        b.end_at(tail.0, tail.1);
     }
     (out, b.finish(0), malformed, unsupported)
 }
@@ -1425,11 +1439,13 @@ mod tests {
     /// each character at the byte that completed it less its width in
     /// bytes, never before the byte after the previous character's, an
     /// anchor each (ASCII advancing with the raw bytes); the text's end
-    /// where its last character starts, or after it for ASCII.
+    /// one past its last character's raw bytes (before an escape
+    /// sequence after them).
     fn jp_map_by_definition(raw: &[u8]) -> OffsetMap {
         let mut dec = ISO_2022_JP.new_decoder_without_bom_handling();
         let (mut out, mut b) = (String::new(), MapBuilder::default());
         let mut from = 0;
+        let mut last_end = 0;
         for i in 0..=raw.len() {
             let before = out.len();
             let last = i == raw.len();
@@ -1449,7 +1465,11 @@ mod tests {
             }
             if !made.is_empty() {
                 from = end;
+                last_end = end;
             }
+        }
+        if !out.is_empty() {
+            b.end_at(out.len(), last_end);
         }
         b.finish(0)
     }
@@ -1584,6 +1604,48 @@ mod tests {
             let c = convert(b, Charset::Iso2022Cn, true);
             assert!(c.map.raw_offset(c.text.len()) <= b.len());
         }
+    }
+
+    /// HZ-GB-2312 text made of random pieces, each known to make text or
+    /// not (shifts, line continuations): the end of the text maps one
+    /// past the raw bytes of the last piece that made text, however the
+    /// text ends (a GB pair, `~~`, 8-bit GB bytes, ASCII, a line end).
+    #[test]
+    fn hz_text_ends_after_its_last_character() {
+        let ascii: [(&[u8], bool); 5] = [
+            (b"a/", true),
+            (b"~~", true),
+            (b"\xd6\xd0", true),
+            (b"~{", false),
+            (b"~\n", false),
+        ];
+        let gb: [(&[u8], bool); 5] = [
+            (b"VP", true),
+            (b"F|", true),
+            (b" ", true),
+            (b"~}", false),
+            (b"~\n", false),
+        ];
+        let mut next = crate::testing::xorshift(0x4a5a_6762_3233_3132);
+        let mut split = 0;
+        for _ in 0..5_000 {
+            let (mut raw, mut want, mut shifted) = (Vec::new(), 0, false);
+            for _ in 0..next() % 8 {
+                let pieces = if shifted { &gb } else { &ascii };
+                let (piece, makes) = pieces[(next() % 5) as usize];
+                raw.extend_from_slice(piece);
+                if makes {
+                    want = raw.len();
+                }
+                if piece == b"~{" || piece == b"~}" {
+                    shifted = !shifted;
+                }
+            }
+            let c = convert(&raw, Charset::Hz, true);
+            assert_eq!(c.map.raw_offset(c.text.len()), want, "{raw:x?}");
+            split += usize::from(want < raw.len());
+        }
+        assert!(split > 500, "{split}");
     }
 
     #[test]

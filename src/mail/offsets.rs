@@ -257,7 +257,19 @@ impl OffsetMap {
                 continue;
             }
             if a.num == 0 || end <= a.text {
-                b.push(a.text, inner.raw_offset(a.raw), false);
+                // An anchor of the text's end past where its last
+                // character starts: where the mid bytes before it end,
+                // not after a soft line break that follows them.
+                let past_last = ends_text
+                    && a.text == len
+                    && len > 0
+                    && a.raw != self.raw_offset(len - 1);
+                let raw = if past_last {
+                    inner.raw_end(a.raw)
+                } else {
+                    inner.raw_offset(a.raw)
+                };
+                b.push(a.text, raw, false);
                 continue;
             }
             let (n, d) = (usize::from(a.num), usize::from(a.den));
@@ -459,7 +471,7 @@ impl MapBuilder {
 
     /// Offset `text`, the end of the text, maps to `raw`: an anchor of
     /// its own where the last one does not already map it there.
-    fn end_at(&mut self, text: usize, raw: usize) {
+    pub(super) fn end_at(&mut self, text: usize, raw: usize) {
         if self.map.raw_offset(text) != raw {
             self.push(text, raw, false);
         }
