@@ -16,7 +16,8 @@
 //!
 //! The same AVX-512 table lookup classifies the bytes of a URL of up to
 //! 64 bytes for the validation fast path ([`byte_classes`]: one masked
-//! load, two byte permutes, a mask per class) and for delimiting's walk
+//! load, two byte permutes, a test per class, or with GFNI a transform
+//! and a permute per eight classes) and for delimiting's walk
 //! of the most common shape of URL (AVX-512 only, [`byte_classes_wide`]:
 //! with AVX2, that walk costs less by itself), and measures the runs of
 //! URL bytes that delimiting walks ([`ascii_run`]); with AVX2 alone both
@@ -693,6 +694,11 @@ pub(crate) fn byte_classes_wide(
     #[cfg(target_arch = "x86_64")]
     {
         if bytes.len() <= 64 && wide() {
+            if gfni() {
+                // SAFETY: `wide()` and `gfni()` say the CPU has
+                // AVX-512F, AVX-512BW, AVX-512VBMI and GFNI.
+                return Some(unsafe { classes_gfni(bytes, &tables.table) });
+            }
             // SAFETY: `wide()` says the CPU has AVX-512F, AVX-512BW and
             // AVX-512VBMI.
             return Some(unsafe { classes_avx512(bytes, &tables.table) });
@@ -1390,6 +1396,69 @@ fn classes_avx512(bytes: &[u8], tables: &[[u8; 128]; 2]) -> ([u64; 16], u64) {
     (out, _mm512_movepi8_mask(v) & valid)
 }
 
+/// [`classes_avx512`] with the masks read out eight classes at a time:
+/// each 8-byte group of a class vector is a matrix of 8 by 8 bits (a
+/// byte a row, a class a column), which one GF(2) affine transform
+/// turns (GFNI: each result byte `b` the parity of `x_b AND` each row;
+/// with `x_b = 1 << b`, row `i`'s bit `b`, the rows taken last first,
+/// so the bytes of each group are reversed before the lookup); a byte
+/// permute then gathers each class's eight bytes into its mask.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
+fn classes_gfni(bytes: &[u8], tables: &[[u8; 128]; 2]) -> ([u64; 16], u64) {
+    use std::arch::x86_64::*;
+    let (v, valid) = load_short(bytes);
+    let ((t0lo, t0hi), (t1lo, t1hi)) =
+        (load_table(&tables[0]), load_table(&tables[1]));
+    // Byte 8g + i from byte 8g + 7 - i.
+    let reverse = _mm512_set_epi64(
+        0x3839_3a3b_3c3d_3e3f,
+        0x3031_3233_3435_3637,
+        0x2829_2a2b_2c2d_2e2f,
+        0x2021_2223_2425_2627,
+        0x1819_1a1b_1c1d_1e1f,
+        0x1011_1213_1415_1617,
+        0x0809_0a0b_0c0d_0e0f,
+        0x0001_0203_0405_0607,
+    );
+    // Byte 8j + g from byte 8g + j.
+    let gather = _mm512_set_epi64(
+        0x3f37_2f27_1f17_0f07,
+        0x3e36_2e26_1e16_0e06,
+        0x3d35_2d25_1d15_0d05,
+        0x3c34_2c24_1c14_0c04,
+        0x3b33_2b23_1b13_0b03,
+        0x3a32_2a22_1a12_0a02,
+        0x3931_2921_1911_0901,
+        0x3830_2820_1810_0800,
+    );
+    let columns = _mm512_set1_epi64(0x8040_2010_0804_0201_u64 as i64);
+    let r = _mm512_permutexvar_epi8(reverse, v);
+    // As in `classes_avx512`: the permute reads an index's low seven
+    // bits.
+    let c0 = _mm512_permutex2var_epi8(t0lo, r, t0hi);
+    let c1 = _mm512_permutex2var_epi8(t1lo, r, t1hi);
+    let keep = _mm512_set1_epi64(valid as i64);
+    let masks = |c| {
+        let t = _mm512_gf2p8affine_epi64_epi8(columns, c, 0);
+        _mm512_and_si512(_mm512_permutexvar_epi8(gather, t), keep)
+    };
+    let mut out = [0u64; 16];
+    // SAFETY: two 64-byte stores into the 128 bytes of `out`.
+    unsafe {
+        _mm512_storeu_si512(out.as_mut_ptr().cast(), masks(c0));
+        _mm512_storeu_si512(out.as_mut_ptr().add(8).cast(), masks(c1));
+    }
+    (out, _mm512_movepi8_mask(v) & valid)
+}
+
+/// Whether the CPU has GFNI's affine transform (checked once).
+#[cfg(target_arch = "x86_64")]
+fn gfni() -> bool {
+    static GFNI: OnceLock<bool> = OnceLock::new();
+    *GFNI.get_or_init(|| std::arch::is_x86_feature_detected!("gfni"))
+}
+
 /// Whether the CPU has AVX2 (checked once).
 #[cfg(target_arch = "x86_64")]
 fn has_avx2() -> bool {
@@ -1574,12 +1643,12 @@ mod tests {
         }
     }
 
-    /// The AVX2 lookups (whatever `byte_classes` and `ascii_run` pick on
-    /// this CPU) against the tables, at every length to 64: random
-    /// tables, bytes of every value.
+    /// The AVX2 and AVX-512 lookups (with and without GFNI, as far as
+    /// the CPU has them; `ascii_run` as it picks) against the tables, at
+    /// every length to 64: random tables, bytes of every value.
     #[test]
     #[cfg(target_arch = "x86_64")]
-    fn avx2_lookups_agree_with_the_tables() {
+    fn vector_lookups_agree_with_the_tables() {
         if !avx2() {
             return;
         }
@@ -1657,6 +1726,26 @@ mod tests {
                     .filter(|&k| bytes[k] >= 128)
                     .fold(0u64, |m, k| m | 1 << k);
                 assert_eq!(high, want, "{bytes:?}");
+                if avx512() {
+                    // A byte of 0x80 or more in the classes of its low
+                    // seven bits, as AVX-512's lookups put it.
+                    let low = |j: usize, k: usize| in_class(j, bytes[k] & 127);
+                    // SAFETY: `avx512()` says the CPU has AVX-512F,
+                    // AVX-512BW and AVX-512VBMI.
+                    let wide = unsafe { classes_avx512(&bytes, &t) };
+                    for (j, &mask) in wide.0.iter().enumerate() {
+                        let want = (0..len)
+                            .filter(|&k| low(j, k))
+                            .fold(0u64, |m, k| m | 1 << k);
+                        assert_eq!(mask, want, "class {j} of {bytes:?}");
+                    }
+                    assert_eq!(wide.1, high, "{bytes:?}");
+                    if gfni() {
+                        // SAFETY: and `gfni()` that it has GFNI.
+                        let got = unsafe { classes_gfni(&bytes, &t) };
+                        assert_eq!(got, wide, "{bytes:?}");
+                    }
+                }
                 // Runs: mostly members, so that runs reach the far half.
                 let members: Vec<u8> =
                     (0..128u8).filter(|&c| set[usize::from(c)] != 0).collect();
