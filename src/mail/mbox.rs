@@ -265,6 +265,10 @@ pub(crate) struct Messages<R> {
     after_marker: bool,
     /// Where the pending message ends by its `Content-Length`.
     length: Length,
+    /// `buf[start..]` starts with a line already found to be a separator
+    /// (mbox): the end of the message taken before it. The next search
+    /// takes it as one without reading it again.
+    at_separator: bool,
     /// The read error that ended the input, given after its messages.
     error: Option<io::Error>,
     /// Asked at the end of the input how many bytes were read: an error
@@ -333,6 +337,7 @@ impl<R: Read> Messages<R> {
             continuing: false,
             after_marker: false,
             length: Length::Absent,
+            at_separator: false,
             error: None,
             end_check: None,
         }
@@ -469,8 +474,9 @@ impl<R: Read> Messages<R> {
                 (Framing::Mbox, Length::End(end)) => Sep::At(end),
                 (Framing::Mbox, _) => {
                     let first = self.number == 0 && self.buf_offset == 0;
+                    let known = first || self.at_separator;
                     self.search(|buf, from, eof, quoted| {
-                        find_separator(buf, (from, eof, first), quoted)
+                        find_separator(buf, (from, eof, known), quoted)
                     })
                 }
                 (Framing::Mmdf, _) => self.search(|buf, from, eof, _| {
@@ -536,7 +542,11 @@ impl<R: Read> Messages<R> {
                     continue;
                 }
                 Sep::At(end) if end <= self.max => {
-                    return Ok(Some(self.take(end, false)));
+                    let msg = self.take(end, false);
+                    // Both the `Content-Length` end and the search found
+                    // a separator line there (or the input's end).
+                    self.at_separator = self.framing == Framing::Mbox;
+                    return Ok(Some(msg));
                 }
                 _ => {}
             }
@@ -590,6 +600,7 @@ impl<R: Read> Messages<R> {
         }
         self.buf_offset += n as u64;
         self.start += n;
+        self.at_separator = false;
         self.searched = 0;
         self.quoted.clear();
         self.quoted_upto = 0;
@@ -660,14 +671,16 @@ enum Sep {
 
 /// Where the next message starts (see the [module documentation](self)):
 /// the first line that starts with `From `, comes at the start of `buf`
-/// or after an empty line, and looks like a separator. The first line of
-/// the input (`first`) is one whatever it holds. The search starts at
+/// or after an empty line, and looks like a separator. A `From ` line at
+/// the start of `buf` is one without being read again when `known` says
+/// so: the input's first line (whatever it holds), or a line already
+/// found to be one. The search starts at
 /// `from`; `eof` says that nothing follows `buf`. In the same pass, the
 /// quoted `>From ` lines before the separator not yet in `quoted` are
 /// added to it (each line's start and the end of its `From `).
 fn find_separator(
     buf: &[u8],
-    (from, eof, first): (usize, bool, bool),
+    (from, eof, known): (usize, bool, bool),
     quoted: &mut Vec<(usize, usize)>,
 ) -> Sep {
     // Whether the line at `p` is a separator; `None` while its end is
@@ -684,8 +697,10 @@ fn find_separator(
         }
     };
     if buf.starts_with(b"From ") {
+        if known {
+            return Sep::At(0);
+        }
         match decide(0) {
-            _ if first => return Sep::At(0),
             Some(true) => return Sep::At(0),
             None => return Sep::Undecided(0),
             Some(false) => {}
@@ -1625,11 +1640,22 @@ mod tests {
             for m in all(&input, Framing::Mbox, 1024) {
                 let offset = m.offset as usize;
                 // Between messages: `From ` lines (an empty message
-                // between two of them is no message).
-                for line in input[at..offset].split_inclusive(|&c| c == b'\n')
+                // between two of them is no message), each a separator
+                // line but for the input's first, which is one whatever
+                // it holds (a line taken as the separator the message
+                // before ends at is not read again).
+                for (k, line) in input[at..offset]
+                    .split_inclusive(|&c| c == b'\n')
+                    .enumerate()
                 {
                     assert!(
                         line.starts_with(b"From ") && line.ends_with(b"\n"),
+                        "{:?}",
+                        String::from_utf8_lossy(&input)
+                    );
+                    let first = at == 0 && k == 0;
+                    assert!(
+                        first || is_from_line(&line[..line.len() - 1]),
                         "{:?}",
                         String::from_utf8_lossy(&input)
                     );
