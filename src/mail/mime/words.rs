@@ -191,13 +191,67 @@ pub(super) fn push_plain(
     if bytes.is_empty() {
         return;
     }
-    let enc = if std::str::from_utf8(bytes).is_ok() {
-        UTF_8
-    } else {
-        warnings.push("8-bit bytes read as windows-1252".to_string());
-        WINDOWS_1252
-    };
-    let (text, map, _) = to_utf8(bytes, enc, true);
+    // UTF-8 (most header text) is copied as it is, one run from
+    // `offset`: the map `to_utf8` gives it, without its copy.
+    if let Some(text) = crate::sieve::utf8(bytes) {
+        b.push(out.len(), offset, true);
+        out.push_str(text);
+        return;
+    }
+    warnings.push("8-bit bytes read as windows-1252".to_string());
+    let (text, map, _) = to_utf8(bytes, WINDOWS_1252, true);
     b.append(&map, out.len(), offset);
     out.push_str(&text);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plain header text comes out as its conversion by `to_utf8` (UTF-8
+    /// when valid, else windows-1252) appended: same text, same offsets.
+    #[test]
+    fn plain_text_is_its_conversion() {
+        let pieces: [&[u8]; 6] =
+            [b"ab", b" ", "\u{e9}".as_bytes(), b"\xe9", b"\xff", b"\xe2\x82"];
+        let mut next = crate::testing::xorshift(0x0dd_ba11);
+        for _ in 0..20_000 {
+            let piece = |next: &mut dyn FnMut() -> u64| -> Vec<u8> {
+                (0..next() % 6)
+                    .flat_map(|_| {
+                        pieces[next() as usize % pieces.len()].iter().copied()
+                    })
+                    .collect()
+            };
+            let (a, c) = (piece(&mut next), piece(&mut next));
+            let (at_a, at_c) =
+                (next() as usize % 50, 60 + next() as usize % 50);
+            let (mut out, mut b, mut warnings) =
+                (String::new(), MapBuilder::default(), Vec::new());
+            push_plain(&a, at_a, &mut out, &mut b, &mut warnings);
+            push_plain(&c, at_c, &mut out, &mut b, &mut warnings);
+            let (mut want, mut wb, mut want_warnings) =
+                (String::new(), MapBuilder::default(), Vec::new());
+            for (bytes, at) in [(&a, at_a), (&c, at_c)] {
+                if bytes.is_empty() {
+                    continue;
+                }
+                let enc = match std::str::from_utf8(bytes) {
+                    Ok(_) => UTF_8,
+                    Err(_) => {
+                        want_warnings.push(
+                            "8-bit bytes read as windows-1252".to_string(),
+                        );
+                        WINDOWS_1252
+                    }
+                };
+                let (text, map, _) = to_utf8(bytes, enc, true);
+                wb.append(&map, want.len(), at);
+                want.push_str(&text);
+            }
+            assert_eq!(out, want, "{a:?} {c:?}");
+            assert_eq!(warnings, want_warnings, "{a:?} {c:?}");
+            assert_eq!(b.finish(0), wb.finish(0), "{a:?} {c:?}");
+        }
+    }
 }
