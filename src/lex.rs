@@ -30,13 +30,21 @@ pub(crate) const fn is_sub_delim(b: u8) -> bool {
 }
 
 /// Where `needle`, a short literal, first occurs in `hay`, which is
-/// short too (a header field, a line): a search for its first byte and a
+/// short too (a header field, a line): a search for its first byte (by
+/// [`crate::sieve::find_byte`], made for short searches) and a
 /// comparison there, without the set-up of a substring searcher, which
 /// costs more than such a search.
 pub(crate) fn find_short(hay: &[u8], needle: &[u8]) -> Option<usize> {
     let (&first, rest) = needle.split_first()?;
-    crate::sieve::byte_positions(hay, first)
-        .find(|&i| hay.get(i + 1..).is_some_and(|t| t.starts_with(rest)))
+    let mut from = 0;
+    while let Some(k) = crate::sieve::find_byte(hay.get(from..)?, first) {
+        let i = from + k;
+        if hay.get(i + 1..).is_some_and(|t| t.starts_with(rest)) {
+            return Some(i);
+        }
+        from = i + 1;
+    }
+    None
 }
 
 /// The value of a hex digit (RFC 3986 2.1: HEXDIG, any case).
@@ -139,6 +147,28 @@ mod tests {
                 assert_eq!(
                     find_short(hay, needle),
                     want,
+                    "{hay:?} {needle:?}"
+                );
+            }
+        }
+        // Longer hays, past each length where the byte search changes
+        // its way, with few and with many of the needle's first byte.
+        let mut next = crate::testing::xorshift(0x5407_f1d5);
+        for _ in 0..5_000 {
+            let len = next() as usize % 600;
+            let dense = next().is_multiple_of(2);
+            let hay: Vec<u8> = (0..len)
+                .map(|_| match next() % if dense { 4 } else { 64 } {
+                    0 => b'=',
+                    1 => b'?',
+                    2 => b':',
+                    _ => b'a',
+                })
+                .collect();
+            for needle in [&b"=?"[..], b"?=", b"=", b":a"] {
+                assert_eq!(
+                    find_short(&hay, needle),
+                    memchr::memmem::find(&hay, needle),
                     "{hay:?} {needle:?}"
                 );
             }

@@ -692,7 +692,9 @@ impl<'a> Walker<'a, '_> {
             .and_then(|(v, at)| Some((std::str::from_utf8(v).ok()?, at)));
         let (text, map, decoded) = match simple {
             Some((v, at)) => {
-                if self.opts.skip_fields_without_scheme && !v.contains(':') {
+                if self.opts.skip_fields_without_scheme
+                    && crate::sieve::find_byte(v.as_bytes(), b':').is_none()
+                {
                     return;
                 }
                 (Cow::Borrowed(v), OffsetMap::linear_from(at), Decoded::None)
@@ -705,7 +707,8 @@ impl<'a> Walker<'a, '_> {
                     let p = where_(path);
                     self.warn(format!("{p}: header {}: {w}", excerpt(f.name)));
                 }
-                if self.opts.skip_fields_without_scheme && !text.contains(':')
+                if self.opts.skip_fields_without_scheme
+                    && crate::sieve::find_byte(text.as_bytes(), b':').is_none()
                 {
                     return;
                 }
