@@ -1190,7 +1190,7 @@ fn common_shape(
         return None;
     }
     let ends = Ends { wrapped, context, open };
-    let Extent { stop, path_start, path_end } =
+    let Extent { stop, path_start, path_end, plain } =
         match common_extent_by_masks(hay, host, limit, ends) {
             Some(known) => known?,
             None => common_extent(hay, host, limit, ends)?,
@@ -1214,6 +1214,7 @@ fn common_shape(
         scheme_len: colon - s,
         path: (path_start - s, path_end - s),
         dots: false,
+        plain,
     };
     Some(Candidate {
         trigger: colon,
@@ -1231,13 +1232,15 @@ fn common_shape(
 }
 
 /// What [`common_shape`] finds before trimming: the byte that ends the
-/// URL (not part of it), where the path starts, and where the path ends
-/// at a `?` or `#` (`None`: at `stop`).
+/// URL (not part of it), where the path starts, where the path ends at
+/// a `?` or `#` (`None`: at `stop`), and whether the host has no `_` or
+/// `~` and nothing after it a `;` ([`Quick::plain`]).
 #[derive(Debug, PartialEq, Eq)]
 struct Extent {
     stop: usize,
     path_start: usize,
     path_end: Option<usize>,
+    plain: bool,
 }
 
 /// [`common_shape`]'s walk from the host at `hay[host]` (`host <
@@ -1255,12 +1258,18 @@ fn common_extent(
     // root).
     let mut i = host;
     let mut label = host; // where the label starts
+    // RFC 1738 5 hostname: no `_` or `~` (nor `;` after the host).
+    let mut plain = true;
     loop {
         // Letters and digits, eight at a time where they run on.
         i = run_of(hay, i, limit, &ALNUM);
         match hay[..limit].get(i) {
             Some(b'-') if i == label => return None,
-            Some(b'-' | b'_' | b'~') => i += 1,
+            Some(b'-') => i += 1,
+            Some(b'_' | b'~') => {
+                plain = false;
+                i += 1;
+            }
             Some(b'.') if i == label || hay[i - 1] == b'-' => return None,
             Some(b'.') if i - label > 63 => return None,
             Some(b'.') => {
@@ -1278,11 +1287,15 @@ fn common_extent(
     let mut path_end = None;
     let mut fragment = false;
     let stop = loop {
-        i = run_of(hay, i, limit, &COMMON_PATH);
+        i = run_of(hay, i, limit, &COMMON_RUN);
         if i >= limit {
             return None;
         }
         match hay[i] {
+            b';' => {
+                plain = false;
+                i += 1;
+            }
             // A `.` after `/` in the path may make a dot segment.
             b'.' if path_end.is_none() && hay[i - 1] == b'/' => return None,
             b'.' => i += 1,
@@ -1305,7 +1318,7 @@ fn common_extent(
             _ => return None,
         }
     };
-    Some(Extent { stop, path_start, path_end })
+    Some(Extent { stop, path_start, path_end, plain })
 }
 
 /// After a host ending at `hay[i]`: a port of one to five digits, at
@@ -1437,10 +1450,13 @@ fn common_extent_by_masks(
     {
         return Some(None);
     }
+    // RFC 1738 5 hostname: no `_` or `~`; and no `;` after the host.
+    let plain = m[SHAPE_ODD] & in_host == 0 && m[SHAPE_SEMI] & span == 0;
     Some(Some(Extent {
         stop: host + stop,
         path_start,
         path_end: (marks != 0).then_some(host + path_end),
+        plain,
     }))
 }
 
@@ -1453,12 +1469,15 @@ const SHAPE_HOST: usize = 0;
 const SHAPE_HEX: usize = 1;
 /// [`COMMON_PATH`].
 const SHAPE_PATH: usize = 2;
-const SHAPE_DASH: usize = 3;
-const SHAPE_DOT: usize = 4;
-const SHAPE_PERCENT: usize = 5;
-const SHAPE_QUESTION: usize = 6;
-const SHAPE_HASH: usize = 7;
-const SHAPE_SLASH: usize = 8;
+/// `_` and `~`: host bytes that RFC 1738's hostname has not.
+const SHAPE_ODD: usize = 3;
+const SHAPE_DASH: usize = 4;
+const SHAPE_DOT: usize = 5;
+const SHAPE_PERCENT: usize = 6;
+const SHAPE_QUESTION: usize = 7;
+const SHAPE_HASH: usize = 8;
+const SHAPE_SLASH: usize = 9;
+const SHAPE_SEMI: usize = 10;
 
 static SHAPE_TABLES: ByteTables<16> = ByteTables::new({
     let mut t = [[0u8; 128]; 2];
@@ -1469,12 +1488,14 @@ static SHAPE_TABLES: ByteTables<16> = ByteTables::new({
             (ALNUM[i] || matches!(b, b'-' | b'_' | b'~' | b'.'), SHAPE_HOST),
             (b.is_ascii_hexdigit(), SHAPE_HEX),
             (COMMON_PATH[i], SHAPE_PATH),
+            (matches!(b, b'_' | b'~'), SHAPE_ODD),
             (b == b'-', SHAPE_DASH),
             (b == b'.', SHAPE_DOT),
             (b == b'%', SHAPE_PERCENT),
             (b == b'?', SHAPE_QUESTION),
             (b == b'#', SHAPE_HASH),
             (b == b'/', SHAPE_SLASH),
+            (b == b';', SHAPE_SEMI),
         ];
         let mut k = 0;
         while k < classes.len() {
@@ -1542,6 +1563,14 @@ static COMMON_PATH: [bool; 256] = {
     t[b'%' as usize] = false;
     t[b'?' as usize] = false;
     t[b'#' as usize] = false;
+    t
+};
+
+/// The run of [`common_extent`]'s path: [`COMMON_PATH`] but `;`, which
+/// it notes ([`Quick::plain`]).
+static COMMON_RUN: [bool; 256] = {
+    let mut t = COMMON_PATH;
+    t[b';' as usize] = false;
     t
 };
 
@@ -2330,6 +2359,7 @@ fn emphasis(hay: &[u8], s: usize, end: usize, mark: u8) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::validate::schemes;
 
     /// The run found 64 bytes at a time (where the CPU can) ends where
     /// the table finds it, for every start and limit: runs of every
@@ -2660,6 +2690,8 @@ mod tests {
         };
         let mut accepted = 0;
         let mut masked = 0;
+        // Candidates known plain (`Quick::plain`) and not.
+        let mut plain = [0; 2];
         let opens =
             ["", "", " ", "<", "(", "[", "\"", "'", "](", "href=\"", "*"];
         let schemes =
@@ -2678,7 +2710,7 @@ mod tests {
         ];
         // The same without what the walk leaves to the others, for URLs
         // made clean.
-        let good_labels = ["a", "example", "www", "x-y", "9", "_"];
+        let good_labels = ["a", "example", "www", "x-y", "9", "_", "a~"];
         let good_ports = ["", "", ":80", ":65535"];
         let good_path =
             ["/", "/a", "/x.html", "?", "?q=1&r=2", "#f", "%41", ":@", "~_-"];
@@ -2743,7 +2775,28 @@ mod tests {
                     accepted += 1;
                     let url = c.text(hay);
                     let want = crate::validate::quick_check(url);
-                    assert_eq!(Some(q), want, "{url:?}");
+                    assert_eq!(Some(Quick { plain: false, ..q }), want);
+                    // `plain` is what the text holds (a `;` trimmed off
+                    // the end is the one thing the walk does not know
+                    // of), and FTP's check of it needs only the rest.
+                    let (host, rest) = (q.scheme_len + 3, q.path.0);
+                    let odd = url[host..rest].contains(['_', '~'])
+                        || url[rest..].contains(';');
+                    let trimmed = hay[c.end..]
+                        .iter()
+                        .take_while(|b| b".,;:!?".contains(b))
+                        .any(|&b| b == b';');
+                    assert!(q.plain != odd || trimmed, "{url:?} {q:?}");
+                    if q.plain {
+                        let ftp = format!("ftp{}", &url[q.scheme_len..]);
+                        let at = rest + 3 - q.scheme_len;
+                        assert_eq!(
+                            schemes::ftp_quick(&ftp, at),
+                            schemes::ftp_plain_quick(&ftp, at),
+                            "{url:?}"
+                        );
+                    }
+                    plain[usize::from(q.plain)] += 1;
                 }
                 let plain = |c: Option<Candidate>| {
                     c.map(|c| Candidate { quick: Known::Unknown, ..c })
@@ -2753,6 +2806,7 @@ mod tests {
         }
         // Enough of the walk's own answers to mean something.
         assert!(accepted > 50_000, "{accepted}");
+        assert!(plain.iter().all(|&n| n > 10_000), "{plain:?}");
         if crate::sieve::byte_classes_wide(b"", &SHAPE_TABLES).is_some() {
             assert!(masked > 50_000, "{masked}");
         }

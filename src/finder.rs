@@ -409,6 +409,8 @@ fn scheme_rules_hold(scheme: &str, q: &Quick, text: &str) -> bool {
     let Some(facts) = scheme::facts(scheme) else { return true };
     let quick = match facts.fast {
         Fast::Holds => return true,
+        // Delimiting's walk may have seen the host and path already.
+        Fast::Ftp if q.plain => schemes::ftp_plain_quick(text, q.path.0),
         Fast::Ftp => schemes::ftp_quick(text, q.path.0),
         Fast::Mailto => schemes::mailto_quick(text),
         Fast::News => schemes::news_quick(text),

@@ -53,6 +53,11 @@ pub(crate) struct Quick {
     /// The path has a `.` or `..` segment (RFC 3986 5.2.4 would change
     /// it).
     pub dots: bool,
+    /// Known to hold none of the bytes that RFC 1738's rules for a
+    /// server and an FTP path look for: no `_` or `~` in the host
+    /// (section 5 hostname) and no `;` after it (section 3.2.2).
+    /// `false` when not known.
+    pub plain: bool,
 }
 
 /// What [`quick_check`] says of a text of at most 255 bytes, in a few
@@ -64,7 +69,7 @@ pub(crate) enum Known {
     #[default]
     Unknown,
     /// [`quick_check`] says `Some` of this [`Quick`].
-    Accepted { scheme_len: u8, path: (u8, u8), dots: bool },
+    Accepted { scheme_len: u8, path: (u8, u8), dots: bool, plain: bool },
 }
 
 impl Known {
@@ -75,6 +80,7 @@ impl Known {
             scheme_len: q.scheme_len as u8,
             path: (q.path.0 as u8, q.path.1 as u8),
             dots: q.dots,
+            plain: q.plain,
         }
     }
 
@@ -83,10 +89,11 @@ impl Known {
     pub(crate) fn get(self) -> Option<Quick> {
         match self {
             Known::Unknown => None,
-            Known::Accepted { scheme_len, path, dots } => Some(Quick {
+            Known::Accepted { scheme_len, path, dots, plain } => Some(Quick {
                 scheme_len: usize::from(scheme_len),
                 path: (usize::from(path.0), usize::from(path.1)),
                 dots,
+                plain,
             }),
         }
     }
@@ -207,7 +214,12 @@ fn quick_check_scalar(s: &str) -> Option<Quick> {
             return None;
         }
     }
-    Some(Quick { scheme_len, path: (path_start, path_end), dots })
+    Some(Quick {
+        scheme_len,
+        path: (path_start, path_end),
+        dots,
+        plain: false,
+    })
 }
 
 // Classes of ASCII bytes for [`quick_by_masks`], bit `j` of byte `b` in
@@ -367,7 +379,12 @@ fn quick_by_masks(s: &str, m: &[u64; 16], non_ascii: u64) -> Option<Quick> {
     let dots = m[DOT] & path & (m[SLASH] << 1 | bit(path_start)) != 0
         && memchr::memchr_iter(b'.', &b[path_start..path_end])
             .any(|k| dot_segment_at(b, path_start, path_start + k));
-    Some(Quick { scheme_len, path: (path_start, path_end), dots })
+    Some(Quick {
+        scheme_len,
+        path: (path_start, path_end),
+        dots,
+        plain: false,
+    })
 }
 
 #[cfg(test)]

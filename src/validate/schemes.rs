@@ -343,6 +343,24 @@ pub(crate) fn ftp_quick(text: &str, path_start: usize) -> Option<bool> {
     (is_dns_name(host, false) && !typecode).then_some(true)
 }
 
+/// [`ftp_quick`] for a text that validation's fast path accepted and
+/// whose host is known to hold no `_` or `~` and to have no `;` after
+/// it ([`crate::validate::Quick::plain`]): the host is labels of
+/// letters, digits and inner `-`, a DNS name when its last label (before
+/// the root's empty one) starts with a letter (RFC 1738 section 5
+/// toplabel).
+pub(crate) fn ftp_plain_quick(text: &str, path_start: usize) -> Option<bool> {
+    let authority = text.as_bytes().get(6..path_start)?;
+    // The host: before the `:` of a port, looked for from the end.
+    let host = match authority.iter().rposition(|b| !b.is_ascii_digit()) {
+        Some(i) if authority[i] == b':' => &authority[..i],
+        _ => authority,
+    };
+    let host = host.strip_suffix(b".").unwrap_or(host);
+    let top = host.iter().rposition(|&b| b == b'.').map_or(0, |i| i + 1);
+    host.get(top).is_some_and(u8::is_ascii_alphabetic).then_some(true)
+}
+
 /// [`news`] for the common shape `news:group.name` (no authority, query,
 /// fragment, escape or `@`; RFC 5538 2.2): whether it is a newsgroup
 /// name or `*`, or `None` when [`check`] must decide.
@@ -2068,6 +2086,12 @@ mod tests {
             let start = Uri::parse(s).range(Component::Path).unwrap().start;
             if let Some(ok) = ftp_quick(s, start) {
                 assert_eq!(ok, errors(s), "{s}");
+            }
+            let plain = crate::validate::quick_check(s).is_some()
+                && !s[6..start].contains(['_', '~'])
+                && !s[start..].contains(';');
+            if plain {
+                assert_eq!(ftp_plain_quick(s, start), ftp_quick(s, start));
             }
         }
     }
