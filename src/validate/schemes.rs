@@ -380,19 +380,57 @@ pub(crate) fn news_quick(text: &str) -> Option<bool> {
 /// change the answer.
 pub(crate) fn mailto_quick(text: &str) -> Option<bool> {
     let rest = text.get(7..)?; // after "mailto:"
-    // One pass over the address: where it ends and its first `@`.
-    let (mut end, mut at) = (rest.len(), None);
-    for (i, b) in rest.bytes().enumerate() {
-        match b {
-            b'?' => {
-                end = i;
-                break;
-            }
-            b'%' | b',' | b'#' | b'"' | b'/' => return None,
-            b'@' if at.is_none() => at = Some(i),
-            _ => {}
+    let b = rest.as_bytes();
+    // One pass over the address: where it ends, and whether it is an
+    // addr-spec ([`addr_parts`] of the parts about its first `@`).
+    let mut i = 0;
+    // The local part: a dot-atom (RFC 5322 3.2.3, [`is_dot_atom`]); a
+    // leading dot is an empty atom.
+    let mut prev = b'.';
+    let mut valid = true;
+    let at = loop {
+        let Some(&c) = b.get(i) else { break None };
+        match ADDRESS[usize::from(c)] {
+            A_LABEL | A_TEXT | A_DASH => {}
+            A_DOT => valid &= prev != b'.',
+            A_AT => break Some(i),
+            A_END => break None,
+            A_ESCAPE => return None,
+            _ => valid = false,
         }
+        prev = c;
+        i += 1;
+    };
+    valid &= prev != b'.'; // not empty, no trailing dot
+    if let Some(at) = at {
+        // The domain: a host name ([`is_host_name`]) or a literal,
+        // which [`domain_ok`] judges once its end is known.
+        i = at + 1;
+        prev = b'.';
+        let mut host = true;
+        while let Some(&c) = b.get(i) {
+            match ADDRESS[usize::from(c)] {
+                A_LABEL => {}
+                A_DOT => host &= prev != b'.' && prev != b'-',
+                A_DASH => host &= prev != b'.',
+                A_END => break,
+                A_ESCAPE => return None,
+                _ => host = false,
+            }
+            prev = c;
+            i += 1;
+        }
+        let domain = &rest[at + 1..i];
+        // A final `.` (the root) and a literal are left to the slow
+        // path's own rules, as are names that fail here.
+        if !host || prev == b'.' || domain.starts_with('[') {
+            host = domain_ok(domain).is_ok();
+        } else {
+            host = prev != b'-';
+        }
+        valid &= host;
     }
+    let end = i;
     let (to, hfields) = (&rest[..end], rest.get(end + 1..));
     if to.is_empty() {
         return None;
@@ -415,8 +453,46 @@ pub(crate) fn mailto_quick(text: &str) -> Option<bool> {
         }
     }
     // No quote: the local part is a dot-atom or nothing valid.
-    Some(at.is_some_and(|i| addr_parts(&to[..i], &to[i + 1..]).is_ok()))
+    Some(at.is_some() && valid)
 }
+
+// Classes of the bytes of a `mailto:` address for [`mailto_quick`]:
+/// A label's byte in a host name and atext (letters, digits, `_`, the
+/// bytes of non-ASCII characters; [`LABEL_BYTE`]).
+const A_LABEL: u8 = 0;
+/// Other atext (RFC 5322 3.2.3) but `-` and the bytes below.
+const A_TEXT: u8 = 1;
+const A_DASH: u8 = 2;
+const A_DOT: u8 = 3;
+const A_AT: u8 = 4;
+/// `?`: the address ends.
+const A_END: u8 = 5;
+/// What [`mailto_quick`] leaves to the full check: an escape, a list of
+/// addresses, a fragment, a quoted local part, a `/`.
+const A_ESCAPE: u8 = 6;
+/// Neither atext nor a host name's byte.
+const A_OTHER: u8 = 7;
+
+/// The class of each byte in a `mailto:` address.
+static ADDRESS: [u8; 256] = {
+    let mut t = [A_OTHER; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        t[i] = match c {
+            b'-' => A_DASH,
+            b'.' => A_DOT,
+            b'@' => A_AT,
+            b'?' => A_END,
+            b'%' | b',' | b'#' | b'"' | b'/' => A_ESCAPE,
+            _ if LABEL_BYTE[i] => A_LABEL,
+            _ if c < 0x80 && is_atext(c as char) => A_TEXT,
+            _ => A_OTHER,
+        };
+        i += 1;
+    }
+    t
+};
 
 /// RFC 9110 section 4.2.1 (http) and 4.2.2 (https); RFC 1738 section 3.3.
 fn http(uri: &Uri, out: &mut Vec<Finding>) {
@@ -490,7 +566,7 @@ fn gopher(uri: &Uri, out: &mut Vec<Finding>) {
 }
 
 /// RFC 5322 section 3.2.3 atext, plus non-ASCII (RFC 6532).
-fn is_atext(c: char) -> bool {
+const fn is_atext(c: char) -> bool {
     c.is_ascii_alphanumeric()
         || matches!(
             c,
@@ -2044,6 +2120,38 @@ mod tests {
             }
         }
         assert!(answered > 5_000, "{answered}");
+        // Addresses from pieces of local parts and domains, and what
+        // ends or spoils them: the same.
+        let local = [
+            "a", "a", "Z9", "x.y", "_", "-", ".", "!", "~", "{", "'", "(",
+            ":", ";", "é", "&", "=",
+        ];
+        let domain = [
+            "a", "a", "b-c", "x.y", "Z9", ".", "-", "_", "é", "[1.2]", "[",
+            "]", "..", "-.", ".-", "@", "!", "~", "\\",
+        ];
+        let tail = ["", "", "?", "?a=b", "&", "#f", "%41", ",", "\"", "/"];
+        let mut verdicts = [0; 2];
+        for _ in 0..50_000 {
+            let mut s = String::from("mailto:");
+            let at = if next() % 8 == 0 { "" } else { "@" };
+            for (pieces, then) in [(&local[..], at), (&domain[..], "")] {
+                for _ in 0..1 + next() % 3 {
+                    s.push_str(
+                        pieces[(next() % pieces.len() as u64) as usize],
+                    );
+                }
+                s.push_str(then);
+            }
+            s.push_str(tail[(next() % tail.len() as u64) as usize]);
+            if Uri::parse(&s).errors().is_empty()
+                && let Some(ok) = mailto_quick(&s)
+            {
+                verdicts[usize::from(ok)] += 1;
+                assert_eq!(ok, errors(&s), "{s}");
+            }
+        }
+        assert!(verdicts.iter().all(|&n| n > 1_000), "{verdicts:?}");
         for s in [
             "mailto:a@b.example?subject=help",
             "mailto:a@b.example?subject=x&body=y",
