@@ -16,8 +16,9 @@
 //!
 //! The same AVX-512 table lookup classifies the bytes of a URL of up to
 //! 64 bytes for the validation fast path ([`byte_classes`]: one masked
-//! load, two byte permutes, a test per class, or with GFNI a transform
-//! and a permute per eight classes) and for delimiting's walk
+//! load, two byte permutes, a test per class, or with GFNI a permute
+//! that reverses each 8-byte group, then a transform and a permute per
+//! eight classes) and for delimiting's walk
 //! of the most common shape of URL (AVX-512 only, [`byte_classes_wide`]:
 //! with AVX2, that walk costs less by itself), and measures the runs of
 //! URL bytes that delimiting walks ([`ascii_run`]); with AVX2 alone both
