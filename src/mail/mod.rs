@@ -217,12 +217,25 @@ pub(crate) fn message_hits(
         let warnings = collect_hits(ex, cfg, msg, urls, hits, fields);
         fields.clear();
         if !hits.is_empty() {
-            // Copied at their sizes: one allocation each.
-            let urls = Arc::new(urls.as_str().to_string());
+            // Copied at their sizes: one allocation each. Buffers larger
+            // than the scratch keeps are given away instead: a copy
+            // would hold a message's hits twice at once.
+            let urls = Arc::new(if urls.len() > SCRATCH_BYTES {
+                let mut given = std::mem::take(urls);
+                given.shrink_to_fit();
+                given
+            } else {
+                urls.as_str().to_string()
+            });
             for hit in hits.iter_mut() {
                 hit.url.attach(&urls);
             }
-            out.append(hits);
+            if out.is_empty() && hits.len() > SCRATCH_HITS {
+                std::mem::swap(out, hits);
+                out.shrink_to_fit();
+            } else {
+                out.append(hits);
+            }
         }
         // A message with very many hits (or very long field names)
         // leaves no large buffers (nor its URLs, copied out above).
@@ -235,10 +248,11 @@ pub(crate) fn message_hits(
 }
 
 /// The buffers one thread finds a message's hits in: the URLs of the
-/// hits (which a message's hits share, copied out at their size), the
-/// hits and the provenances the message's header fields share. Kept
-/// from message to message, cleared and not freed, so that they grow a
-/// few times a thread, not a few times a message.
+/// hits (which a message's hits share), the hits and the provenances the
+/// message's header fields share. Kept from message to message, cleared
+/// and not freed, so that they grow a few times a thread, not a few
+/// times a message; the URLs and hits are copied out at their size, or
+/// given away when larger than what is kept.
 #[derive(Default)]
 struct Scratch {
     urls: String,
@@ -665,6 +679,49 @@ mod tests {
             InputFormat::Text
         );
         assert_eq!(detect(b""), InputFormat::Text);
+    }
+
+    /// A message with more hits, and more bytes of URLs, than a thread's
+    /// scratch keeps room for gives those buffers to its hits instead of
+    /// copying them (a copy would hold them twice at once); a small one
+    /// leaves them to the next message.
+    #[test]
+    fn a_large_message_gives_its_buffers_away() {
+        use std::io::Cursor;
+        let finder = Finder {
+            rules: crate::scan::ScanRules {
+                delimit: crate::delimit::Rules {
+                    max_len: 8192,
+                    opaque: None,
+                    refang: false,
+                },
+                abbrev: crate::abbrev::Opts::NONE,
+                search: None,
+                encoded: false,
+            },
+            base: None,
+            schemes: None,
+            refang: false,
+        };
+        let cfg = MailConfig::default();
+        let head = "From a@b Thu Jan  1 00:00:00 1970\nSubject: s\n\n";
+        let url = "http://example.com/".to_string() + &"p".repeat(80) + "\n";
+        for (n, given) in [(10, false), (SCRATCH_HITS + 1, true)] {
+            let text = format!("{head}{}", url.repeat(n));
+            let mut records =
+                mbox::mbox_records(Box::new(Cursor::new(text)), 16 << 20);
+            let msg = records.next_message().unwrap().unwrap();
+            let mut out = Vec::new();
+            message_hits(&finder, &cfg, &msg, &mut out);
+            assert_eq!(out.len(), n);
+            assert_eq!(out[n - 1].url(), url.trim_end());
+            assert_eq!(n * url.len() > SCRATCH_BYTES, given);
+            let (urls, hits) = SCRATCH.with(|cell| {
+                let s = cell.borrow();
+                (s.urls.capacity(), s.hits.capacity())
+            });
+            assert_eq!((urls == 0, hits == 0), (given, given), "{n} hits");
+        }
     }
 
     /// The buffers a thread keeps from message to message carry nothing
