@@ -79,6 +79,37 @@ fn may_hold_scheme(raw: &[u8]) -> bool {
     })
 }
 
+/// What the marks of [`may_hold_scheme`] say about a raw header field
+/// value, read in the one pass that test makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ValueMarks {
+    /// Nothing to decode and no colon the scanner keeps: no URL.
+    Nothing,
+    /// ASCII without `=?` and a colon the scanner keeps: its text is its
+    /// bytes, and a scan of them may find a URL.
+    PlainColon,
+    /// A byte to decode: 8-bit, or the `=?` of an encoded word.
+    Encoded,
+}
+
+/// The [`ValueMarks`] of `raw`: up to its first byte to decode, and
+/// past its first colon that the scanner keeps to learn whether it has
+/// one.
+fn value_marks(raw: &[u8]) -> ValueMarks {
+    let mut colon = false;
+    for i in crate::sieve::marks(raw, b':', b'=') {
+        match raw.get(i) {
+            Some(b':') => colon = colon || crate::scan::plausible(raw, i),
+            Some(b'=') if raw.get(i + 1) == Some(&b'?') => {
+                return ValueMarks::Encoded;
+            }
+            Some(b'=') => {}
+            _ => return ValueMarks::Encoded, // not ASCII
+        }
+    }
+    if colon { ValueMarks::PlainColon } else { ValueMarks::Nothing }
+}
+
 /// Where a piece of text came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PieceKind {
@@ -676,23 +707,31 @@ impl<'a> Walker<'a, '_> {
         if f.name.eq_ignore_ascii_case("content-class") {
             return;
         }
-        if self.opts.skip_fields_without_scheme {
-            let raw = self.raw.get(f.value.0..f.value.1).unwrap_or(&[]);
-            if !may_hold_scheme(raw) {
-                return;
-            }
+        let marks = self.opts.skip_fields_without_scheme.then(|| {
+            value_marks(self.raw.get(f.value.0..f.value.1).unwrap_or(&[]))
+        });
+        if marks == Some(ValueMarks::Nothing) {
+            return;
         }
         // A value on one line without encoded words, in UTF-8 (most
-        // fields): its text is its bytes, copied at one offset.
-        let simple = self
-            .one_line(f)
-            .filter(|(v, _)| {
-                !v.is_empty() && crate::lex::find_short(v, b"=?").is_none()
-            })
-            .and_then(|(v, at)| Some((std::str::from_utf8(v).ok()?, at)));
+        // fields): its text is its bytes, copied at one offset. A plain
+        // value with a colon the scanner keeps is known to be such text
+        // and to hold a colon once it is on one line (trimming takes
+        // only whitespace from its ends).
+        let simple = match marks {
+            Some(ValueMarks::PlainColon) => self
+                .one_line(f)
+                .and_then(|(v, at)| Some((crate::sieve::ascii_str(v)?, at))),
+            _ => self
+                .one_line(f)
+                .filter(|(v, _)| {
+                    !v.is_empty() && crate::lex::find_short(v, b"=?").is_none()
+                })
+                .and_then(|(v, at)| Some((std::str::from_utf8(v).ok()?, at))),
+        };
         let (text, map, decoded) = match simple {
             Some((v, at)) => {
-                if self.opts.skip_fields_without_scheme
+                if marks == Some(ValueMarks::Encoded)
                     && crate::sieve::find_byte(v.as_bytes(), b':').is_none()
                 {
                     return;
@@ -1362,6 +1401,16 @@ mod tests {
                     raw[i] == b':' && crate::scan::plausible(&raw, i)
                 });
             assert_eq!(may_hold_scheme(&raw), want, "{raw:?}");
+            // The marks that tell a plain value from one to decode make
+            // the same test.
+            let encoded =
+                !raw.is_ascii() || raw.windows(2).any(|w| w == b"=?");
+            let marks = match (want, encoded) {
+                (false, _) => ValueMarks::Nothing,
+                (true, false) => ValueMarks::PlainColon,
+                (true, true) => ValueMarks::Encoded,
+            };
+            assert_eq!(value_marks(&raw), marks, "{raw:?}");
         }
     }
 
@@ -1369,6 +1418,14 @@ mod tests {
     /// and word decoding: its text and offsets are what they give.
     #[test]
     fn one_line_fields_as_decoded_words_give_them() {
+        // Every field, and only those that may hold a scheme (whose plain
+        // values skip the tests for words to decode).
+        for skip in [false, true] {
+            one_line_fields_give_decoded_words(skip);
+        }
+    }
+
+    fn one_line_fields_give_decoded_words(skip: bool) {
         let pieces: [&[u8]; 10] = [
             b"http://a.example/",
             b" ",
@@ -1381,7 +1438,10 @@ mod tests {
             b"=?utf-8?q?a=3Ab?=",
             b"\xff",
         ];
-        let opts = MimeOptions::default();
+        let opts = MimeOptions {
+            skip_fields_without_scheme: skip,
+            ..MimeOptions::default()
+        };
         let mut next = crate::testing::xorshift(0x5eed_f1e1);
         let mut fast = 0;
         for _ in 0..20_000 {
@@ -1414,9 +1474,15 @@ mod tests {
                 decode_words(&v[from..to], &mut Vec::new());
             let map = map.then(text.len(), unfold_map.clone());
             let Some(got) = got else {
-                assert!(!text.contains(':') || text.is_empty(), "{value:?}");
+                assert!(
+                    !text.contains(':')
+                        || text.is_empty()
+                        || skip && !may_hold_scheme(v),
+                    "{value:?}"
+                );
                 continue;
             };
+            assert!(!skip || may_hold_scheme(v), "{value:?}");
             fast += usize::from(std::str::from_utf8(&v[from..to]).is_ok());
             assert_eq!(got.text, text, "{value:?}");
             assert_eq!(got.decoded, decoded, "{value:?}");
