@@ -340,6 +340,7 @@ impl MapBuilder {
 
     /// From `text` on, text maps to `raw`: advancing with it (`linear`)
     /// or all to `raw`.
+    #[inline]
     pub(super) fn push(&mut self, text: usize, raw: usize, linear: bool) {
         self.push_ratio(text, raw, u8::from(linear), 1);
     }
@@ -493,7 +494,9 @@ impl MapBuilder {
     }
 
     /// From `text` on, each character of `den` text bytes maps to `num`
-    /// raw bytes, starting at `raw`.
+    /// raw bytes, starting at `raw`. Inlined: its callers pass constant
+    /// widths, which spare its divisions.
+    #[inline]
     pub(super) fn push_ratio(
         &mut self,
         text: usize,
