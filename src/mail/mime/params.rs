@@ -46,7 +46,8 @@ fn structured(value: &str, params: bool) -> (String, Params) {
     // segments between `;` are ranges of the one copy, so a value of n
     // bytes costs O(n) however many `;` it holds.
     let mut text = String::with_capacity(value.len());
-    let mut cuts: Vec<usize> = Vec::new();
+    // Room for the cuts of a usual field (a few parameters) at once.
+    let mut cuts: Vec<usize> = Vec::with_capacity(4);
     // Whether the segment read so far is only whitespace: such segments
     // (`a/b; ;;`) hold no parameter and are dropped as they end.
     let mut blank = true;
@@ -132,7 +133,7 @@ fn structured(value: &str, params: bool) -> (String, Params) {
     main.make_ascii_lowercase();
     // (base name, section, extended, value)
     let mut raw_params: Vec<(String, Option<usize>, bool, String)> =
-        Vec::new();
+        Vec::with_capacity(cuts.len() - 1);
     for seg in iter {
         let Some((name, val)) = seg.split_once('=') else { continue };
         let name = name.trim().to_ascii_lowercase();
@@ -152,7 +153,7 @@ fn structured(value: &str, params: bool) -> (String, Params) {
             raw_params.push((base, section, extended, val));
         }
     }
-    let mut params = Params::default();
+    let mut params = Params { list: Vec::with_capacity(raw_params.len()) };
     for i in 0..raw_params.len() {
         let base = &raw_params[i].0;
         if params.list.iter().any(|(n, _)| n == base) {
