@@ -61,19 +61,23 @@ impl Finder {
         context: Context,
         url: UrlText,
     ) -> Option<Hit> {
-        self.build_hit_checked(text, quick_check(text), base, context, url)
+        Some(self.verdict_with(text, base)?.hit(url, context))
     }
 
-    /// [`Finder::build_hit_with`] where validation's fast path said
+    /// What validating `text` and resolving it against `base` make of
+    /// it ([`Finder::build_hit_with`] without the hit).
+    fn verdict_with(&self, text: &str, base: Option<&str>) -> Option<Verdict> {
+        self.verdict_checked(text, quick_check(text), base)
+    }
+
+    /// [`Finder::verdict_with`] where validation's fast path said
     /// `quick` of `text` ([`quick_check`]).
-    fn build_hit_checked(
+    fn verdict_checked(
         &self,
         text: &str,
         quick: Option<Quick>,
         base: Option<&str>,
-        context: Context,
-        url: UrlText,
-    ) -> Option<Hit> {
+    ) -> Option<Verdict> {
         if let Some(q) = quick
             && scheme_rules_hold(&text[..q.scheme_len], &q, text)
         {
@@ -90,18 +94,17 @@ impl Finder {
                 let resolved = Some(normalize_dots(&Uri::parse(text)));
                 Box::new(Extras { resolved, ..Extras::default() })
             });
-            return Some(unplaced(url, context, !dots, true, extras));
+            return Some(Verdict {
+                extras,
+                resolved_is_url: !dots,
+                printable: true,
+            });
         }
         let schemes = self.schemes.as_ref();
         if let Some(scheme_len) = bare_scheme(text) {
-            return bare_scheme_hit(
-                schemes,
-                &text[..scheme_len],
-                context,
-                url,
-            );
+            return bare_scheme_verdict(schemes, &text[..scheme_len]);
         }
-        full_hit(schemes, text, base, context, url)
+        full_verdict(schemes, text, base)
     }
 
     /// The hits in a whole buffer, scanned sequentially (for the texts
@@ -169,7 +172,6 @@ impl Finder {
 
     /// The hit of a delimited candidate whose URL is `text` (kept in
     /// `url`), with its hyphen-break variant; positions are left 0.
-    /// Inlined: the hit is built in its caller's place, not moved out.
     #[inline(always)]
     pub(crate) fn candidate_hit(
         &self,
@@ -178,15 +180,29 @@ impl Finder {
         base: Option<&str>,
         url: UrlText,
     ) -> Option<Hit> {
+        Some(self.candidate_verdict(text, c, base)?.hit(url, c.context))
+    }
+
+    /// What validating and resolving a delimited candidate whose URL is
+    /// `text` make of it ([`Finder::candidate_hit`] without the hit).
+    /// Inlined: what it returns is taken apart in its caller's
+    /// registers, not moved through memory.
+    #[inline(always)]
+    pub(crate) fn candidate_verdict(
+        &self,
+        text: &str,
+        c: &Candidate,
+        base: Option<&str>,
+    ) -> Option<Verdict> {
         if let Some((kind, ref absolute)) = c.abbrev {
-            return self.stand_in_hit(text, absolute, c.context, url, |r| {
+            return self.stand_in_verdict(text, absolute, |r| {
                 r.abbrev = Some(kind);
             });
         }
         if self.refang
             && let Some(refanged) = refang::refang(text)
         {
-            return self.stand_in_hit(text, &refanged, c.context, url, |r| {
+            return self.stand_in_verdict(text, &refanged, |r| {
                 r.refanged = true;
             });
         }
@@ -194,55 +210,83 @@ impl Finder {
         // it already (of the text as delimited: a refanged one returned
         // above).
         let quick = c.quick.get().or_else(|| quick_check(text));
-        let mut hit =
-            self.build_hit_checked(text, quick, base, c.context, url)?;
+        let mut verdict = self.verdict_checked(text, quick, base)?;
         if c.encoded.is_some() {
-            hit.extras.get_or_insert_with(Box::default).encoded = c.encoded;
+            verdict.extras.get_or_insert_with(Box::default).encoded =
+                c.encoded;
         }
         if let Some(ref alt) = c.alternative {
-            hit.extras.get_or_insert_with(Box::default).alternative =
+            verdict.extras.get_or_insert_with(Box::default).alternative =
                 Some(alt.clone());
         }
-        Some(hit)
+        Some(verdict)
     }
 
-    /// The hit of a URL written in another form (abbreviated, defanged):
-    /// validated and resolved as `absolute`, with `written` (kept in
-    /// `url`, which may be a pending range of a shared buffer) as written
-    /// and `absolute` as its resolved form; `mark` records the form.
-    fn stand_in_hit(
+    /// What validation makes of a URL written in another form
+    /// (abbreviated, defanged): validated and resolved as `absolute`,
+    /// with `written` as written and `absolute` as its resolved form;
+    /// `mark` records the form.
+    fn stand_in_verdict(
         &self,
         written: &str,
         absolute: &str,
-        context: Context,
-        url: UrlText,
         mark: impl FnOnce(&mut Extras),
-    ) -> Option<Hit> {
+    ) -> Option<Verdict> {
         let printable = written.bytes().all(|b| b.is_ascii_graphic());
         // Built on the written text: validated as `absolute`, which is its
         // resolved form unless dot segments made another.
-        let mut hit = self.build_hit_with(absolute, None, context, url)?;
-        let same = hit.resolved_is_url;
-        let extras = hit.extras.get_or_insert_with(Box::default);
+        let mut verdict = self.verdict_with(absolute, None)?;
+        let same = verdict.resolved_is_url;
+        let extras = verdict.extras.get_or_insert_with(Box::default);
         if same {
             extras.resolved = Some(absolute.to_string());
         }
         mark(extras);
-        hit.printable &= printable;
-        hit.resolved_is_url = false;
-        Some(hit)
+        verdict.printable &= printable;
+        verdict.resolved_is_url = false;
+        Some(verdict)
     }
 }
 
-/// The hit of `text` by the full parse (RFC 3986) and its scheme's rules:
-/// what validation's fast path leaves.
-fn full_hit(
+/// What validation and resolution decide of a URL: the fields of its
+/// [`Hit`] that depend on its text alone. Small enough to be returned
+/// in registers, where a whole hit goes through memory.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Verdict {
+    /// What most hits do not have ([`Hit`]'s `extras`).
+    pub(crate) extras: Option<Box<Extras>>,
+    /// The resolved form is the URL itself.
+    pub(crate) resolved_is_url: bool,
+    /// The URL and its resolved form are printable ASCII.
+    pub(crate) printable: bool,
+}
+
+impl Verdict {
+    /// The hit of the URL kept in `url`, found in `context`, not yet
+    /// placed in its input (positions 0).
+    pub(crate) fn hit(self, url: UrlText, context: Context) -> Hit {
+        Hit {
+            start: 0,
+            end: 0,
+            line: 0,
+            column: 0,
+            context,
+            resolved_is_url: self.resolved_is_url,
+            printable: self.printable,
+            extras: self.extras,
+            provenance: None,
+            url,
+        }
+    }
+}
+
+/// The verdict on `text` by the full parse (RFC 3986) and its scheme's
+/// rules: what validation's fast path leaves.
+fn full_verdict(
     schemes: Option<&SchemeSet>,
     text: &str,
     base: Option<&str>,
-    context: Context,
-    url: UrlText,
-) -> Option<Hit> {
+) -> Option<Verdict> {
     let uri = Uri::parse(text);
     if let Some(allowed) = schemes {
         // A relative reference takes the scheme of the base.
@@ -285,49 +329,26 @@ fn full_hit(
             Box::new(Extras { errors, resolved, ..Extras::default() })
         }),
     };
-    Some(unplaced(url, context, resolved_is_url, false, extras))
-}
-
-/// A hit not yet placed in its input (positions 0).
-fn unplaced(
-    url: UrlText,
-    context: Context,
-    resolved_is_url: bool,
-    printable: bool,
-    extras: Option<Box<Extras>>,
-) -> Hit {
-    Hit {
-        start: 0,
-        end: 0,
-        line: 0,
-        column: 0,
-        context,
-        resolved_is_url,
-        printable,
-        extras,
-        provenance: None,
-        url,
-    }
+    Some(Verdict { extras, resolved_is_url, printable: false })
 }
 
 /// When `text` is `scheme://` and nothing more, the scheme's length.
 /// Prose about URLs names schemes so ("addresses starting with
-/// http://"): such a candidate is never a URL, and [`bare_scheme_hit`]
-/// says so without a parse.
+/// http://"): such a candidate is never a URL, and
+/// [`bare_scheme_verdict`] says so without a parse.
 fn bare_scheme(text: &str) -> Option<usize> {
     let scheme = text.strip_suffix("://")?;
     scheme::is_scheme(scheme).then_some(scheme.len())
 }
 
-/// The hit of `scheme://` alone: what [`full_hit`] makes of it, without
-/// parsing. Its only grammar error is an empty host where the scheme
-/// requires one; then [`check`]'s rule for nothing after `//` applies.
-fn bare_scheme_hit(
+/// The verdict on `scheme://` alone: what [`full_verdict`] makes of it,
+/// without parsing. Its only grammar error is an empty host where the
+/// scheme requires one; then [`check`]'s rule for nothing after `//`
+/// applies.
+fn bare_scheme_verdict(
     schemes: Option<&SchemeSet>,
     scheme: &str,
-    context: Context,
-    url: UrlText,
-) -> Option<Hit> {
+) -> Option<Verdict> {
     if schemes.is_some_and(|allowed| !allowed.contains(scheme)) {
         return None;
     }
@@ -339,13 +360,11 @@ fn bare_scheme_hit(
             .push(HitError::Syntax(UriError::new(ErrorKind::MissingHost, at)));
     }
     errors.push(HitError::NothingAfterScheme);
-    Some(unplaced(
-        url,
-        context,
-        false,
-        false,
-        Some(Box::new(Extras { errors, ..Extras::default() })),
-    ))
+    Some(Verdict {
+        extras: Some(Box::new(Extras { errors, ..Extras::default() })),
+        resolved_is_url: false,
+        printable: false,
+    })
 }
 
 /// The errors of a parsed URI (its `grammar` errors, RFC 3986, then its
@@ -456,8 +475,8 @@ fn push_url(urls: &mut String, url: &str) {
 mod tests {
     use super::*;
 
-    /// `scheme://` alone gets from [`bare_scheme_hit`] the hit the full
-    /// parse gives it, with or without a scheme filter, for every scheme
+    /// `scheme://` alone gets from [`bare_scheme_verdict`] the verdict
+    /// the full parse gives it, with or without a scheme filter, for every scheme
     /// of the IANA registry and a few others, in both cases; anything
     /// else is left to the full parse.
     #[test]
@@ -482,21 +501,9 @@ mod tests {
                 assert_eq!(&text[n..], "://");
                 for schemes in &filters {
                     for base in [None, Some("http://example.com/a/")] {
-                        let url = || UrlText::new(text);
                         let schemes = schemes.as_ref();
-                        let full = full_hit(
-                            schemes,
-                            text,
-                            base,
-                            Context::Bare,
-                            url(),
-                        );
-                        let bare = bare_scheme_hit(
-                            schemes,
-                            &text[..n],
-                            Context::Bare,
-                            url(),
-                        );
+                        let full = full_verdict(schemes, text, base);
+                        let bare = bare_scheme_verdict(schemes, &text[..n]);
                         assert_eq!(bare, full, "{text} {schemes:?} {base:?}");
                     }
                 }
@@ -515,8 +522,9 @@ mod tests {
     #[test]
     fn hit_errors_and_their_words() {
         let hit = |text: &str, base: Option<&str>| {
-            full_hit(None, text, base, Context::Bare, UrlText::new(text))
+            full_verdict(None, text, base)
                 .expect("no scheme filter")
+                .hit(UrlText::new(text), Context::Bare)
         };
         let words = |h: &Hit| -> Vec<String> {
             h.errors().iter().map(ToString::to_string).collect()

@@ -59,18 +59,16 @@ impl Scanned {
             None
         } else {
             let text = c.text(&seg.buf);
-            let at = urls.len();
-            let url = UrlText::pending(at, text.len());
-            finder.candidate_hit(text, c, finder.base(), url).map(|h| {
+            finder.candidate_verdict(text, c, finder.base()).map(|v| {
+                let at = urls.len();
                 urls.push_str(text);
-                debug_assert!(h.provenance.is_none() && h.url.is_pending());
                 Pending {
                     // As `UrlText` keeps them.
                     url: (at as u32, text.len() as u32),
-                    context: h.context,
-                    resolved_is_url: h.resolved_is_url,
-                    printable: h.printable,
-                    extras: h.extras,
+                    context: c.context,
+                    resolved_is_url: v.resolved_is_url,
+                    printable: v.printable,
+                    extras: v.extras,
                 }
             })
         };
