@@ -252,7 +252,8 @@ pub(crate) fn message_hits(
 /// message's header fields share. Kept from message to message, cleared
 /// and not freed, so that they grow a few times a thread, not a few
 /// times a message; the URLs and hits are copied out at their size, or
-/// given away when larger than what is kept.
+/// given away when larger than what is kept (the hits when the list
+/// they go to is empty, as it is for a message scanned alone).
 #[derive(Default)]
 struct Scratch {
     urls: String,
@@ -706,22 +707,37 @@ mod tests {
         let cfg = MailConfig::default();
         let head = "From a@b Thu Jan  1 00:00:00 1970\nSubject: s\n\n";
         let url = "http://example.com/".to_string() + &"p".repeat(80) + "\n";
-        for (n, given) in [(10, false), (SCRATCH_HITS + 1, true)] {
-            let text = format!("{head}{}", url.repeat(n));
+        let message = |body: String| {
+            let text = format!("{head}{body}");
             let mut records =
                 mbox::mbox_records(Box::new(Cursor::new(text)), 16 << 20);
-            let msg = records.next_message().unwrap().unwrap();
+            records.next_message().unwrap().unwrap()
+        };
+        let kept = || {
+            SCRATCH.with(|cell| {
+                let s = cell.borrow();
+                (s.urls.capacity() > 0, s.hits.capacity() > 0)
+            })
+        };
+        for (n, given) in [(10, false), (SCRATCH_HITS + 1, true)] {
             let mut out = Vec::new();
-            message_hits(&finder, &cfg, &msg, &mut out);
+            message_hits(&finder, &cfg, &message(url.repeat(n)), &mut out);
             assert_eq!(out.len(), n);
             assert_eq!(out[n - 1].url(), url.trim_end());
             assert_eq!(n * url.len() > SCRATCH_BYTES, given);
-            let (urls, hits) = SCRATCH.with(|cell| {
-                let s = cell.borrow();
-                (s.urls.capacity(), s.hits.capacity())
-            });
-            assert_eq!((urls == 0, hits == 0), (given, given), "{n} hits");
+            assert_eq!(kept(), (!given, !given), "{n} hits");
         }
+        // Into a list that holds hits already, the hits are appended (the
+        // URLs are still given away): the list keeps its own.
+        let mut out = Vec::new();
+        let first = message("http://first.example/\n".to_string());
+        message_hits(&finder, &cfg, &first, &mut out);
+        let large = message(url.repeat(SCRATCH_HITS + 1));
+        message_hits(&finder, &cfg, &large, &mut out);
+        assert_eq!(out.len(), SCRATCH_HITS + 2);
+        assert_eq!(out[0].url(), "http://first.example/");
+        assert_eq!(out[SCRATCH_HITS + 1].url(), url.trim_end());
+        assert_eq!(kept(), (false, true));
     }
 
     /// The buffers a thread keeps from message to message carry nothing
