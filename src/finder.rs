@@ -249,8 +249,9 @@ impl Finder {
 }
 
 /// What validation and resolution decide of a URL: the fields of its
-/// [`Hit`] that depend on its text alone. Small enough to be returned
-/// in registers, where a whole hit goes through memory.
+/// [`Hit`] that depend on its text alone (three of its ten): the scan
+/// builds its own record of a hit from them, and no whole hit is built,
+/// returned and taken apart for each candidate.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Verdict {
     /// What most hits do not have ([`Hit`]'s `extras`).
